@@ -1,0 +1,51 @@
+"""SemiAutoMines: semi-automatic Minesweeper for people and reinforcement learning.
+
+Data flows one way: map file -> layout -> game -> solver -> env -> agent -> report.
+"""
+
+from .core import (
+    FIRST_CLICK_POLICIES,
+    STANDARD_BOARDS,
+    Board,
+    FirstClick,
+    GameState,
+    Minefield,
+    MineLayout,
+)
+from .errors import InconsistentBoardError, MapFormatError
+from .formats import (
+    format_board,
+    format_ioccc,
+    format_layout_grid,
+    load_board,
+    load_layout,
+    parse_board,
+    parse_layout,
+)
+from .game import Game
+from .solver import RULE_SETS, RuleSet, deduce, get_rule_set, register_rule_set
+
+__all__ = [
+    "FIRST_CLICK_POLICIES",
+    "RULE_SETS",
+    "STANDARD_BOARDS",
+    "Board",
+    "FirstClick",
+    "Game",
+    "GameState",
+    "InconsistentBoardError",
+    "MapFormatError",
+    "MineLayout",
+    "Minefield",
+    "RuleSet",
+    "deduce",
+    "format_board",
+    "format_ioccc",
+    "format_layout_grid",
+    "get_rule_set",
+    "load_board",
+    "load_layout",
+    "parse_board",
+    "parse_layout",
+    "register_rule_set",
+]

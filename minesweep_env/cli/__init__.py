@@ -1,0 +1,1 @@
+"""The ``semiautomines`` command line: one entry point, one module per subcommand."""

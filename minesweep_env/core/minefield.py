@@ -1,0 +1,182 @@
+"""A game in progress without any solver: probing, flood fill, flags, win and loss.
+
+The core knows the mines and shows the player only the view. It is driven from
+outside (by :class:`minesweep_env.Game`, which adds the auto-solver).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import numpy as np
+
+from .board import Board
+from .cells import COVERED, FLAGGED, neighbour_table
+from .first_click import FirstClick, protect_first_click
+from .layout import MineLayout
+
+
+class GameState(str, Enum):
+    """The state of a game; a ``str`` so it compares equal to its value."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class WinRule(str, Enum):
+    """When a game counts as won."""
+
+    SAFE_CELLS_OPENED = "safe-cells-opened"
+    """The usual rule: every safe cell is probed, flags do not matter."""
+    NOTHING_COVERED = "nothing-covered"
+    """The IOCCC program's rule: no cell is left covered and unflagged."""
+
+
+class Minefield:
+    """The mines, the player's view of them, and the rules of probing.
+
+    :param layout: the mines before the first click.
+    :param first_click: policy applied to the first probe (see :class:`FirstClick`).
+    :param rng: source of randomness for the first-click policy.
+    :param win_rule: when the game is won (see :class:`WinRule`).
+    """
+
+    def __init__(
+        self,
+        layout: MineLayout,
+        first_click: FirstClick | str = FirstClick.SAFE,
+        rng: np.random.Generator | None = None,
+        win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
+    ):
+        self.initial_layout = layout
+        self.layout = layout
+        self.first_click = FirstClick(first_click)
+        self.win_rule = WinRule(win_rule)
+        self._rng = rng if rng is not None else np.random.default_rng()
+        self.width = layout.width
+        self.height = layout.height
+        self._neighbours = neighbour_table(self.width, self.height)
+        self.view = np.full((self.height, self.width), COVERED, dtype=np.int8)
+        self._flat_view = self.view.reshape(-1)
+        self._set_layout(layout)
+        self.state = GameState.PLAYING
+        self.probes = 0
+        self.exploded: tuple[int, int] | None = None
+
+    def _set_layout(self, layout: MineLayout) -> None:
+        self.layout = layout
+        self._flat_mines = layout.mines.reshape(-1)
+        self._flat_numbers = layout.numbers.reshape(-1)
+        self.mine_count = layout.mine_count
+        self.safe_cells_left = self.width * self.height - self.mine_count - int(
+            np.count_nonzero(self.view >= 0)
+        )
+
+    @property
+    def mines_left(self) -> int:
+        """Mines minus flags: the IOCCC program's counter."""
+        return self.mine_count - int(np.count_nonzero(self.view == FLAGGED))
+
+    @property
+    def all_safe_opened(self) -> bool:
+        return self.safe_cells_left == 0
+
+    def board(self) -> Board:
+        """A snapshot of the player's view with the (current) total mine count."""
+        return Board(self.view.copy(), self.mine_count)
+
+    def probe(self, x: int, y: int) -> list[int]:
+        """Probe (x, y); return the flat indices opened (zeros flood their neighbours).
+
+        Probing a mine loses the game. Probing a probed or flagged cell, or any
+        cell after the game ended, changes nothing and returns ``[]``.
+        """
+        index = y * self.width + x
+        if self.state is not GameState.PLAYING or self._flat_view[index] >= 0:
+            return []
+        if self._flat_view[index] == FLAGGED:
+            return []
+        if self.probes == 0:
+            mines = protect_first_click(self.layout.mines, x, y, self.first_click, self._rng)
+            if not np.array_equal(mines, self.layout.mines):
+                self._set_layout(MineLayout(mines=mines, priorities=self.layout.priorities))
+        self.probes += 1
+        if self._flat_mines[index]:
+            self.state = GameState.LOST
+            self.exploded = (x, y)
+            return []
+        opened = self._flood(index)
+        self._update_won()
+        return opened
+
+    def open_safe(self, indices: list[int] | set[int]) -> list[int]:
+        """Open cells already known safe (the auto-solver's move); returns all opened."""
+        opened: list[int] = []
+        for index in indices:
+            if self._flat_view[index] < 0 and self._flat_view[index] != FLAGGED:
+                if self._flat_mines[index]:
+                    raise AssertionError(f"solver opened a mine at flat index {index}")
+                opened.extend(self._flood(index))
+        self._update_won()
+        return opened
+
+    def _flood(self, start: int) -> list[int]:
+        view, numbers, neighbours = self._flat_view, self._flat_numbers, self._neighbours
+        opened = [start]
+        view[start] = numbers[start]
+        stack = [start] if numbers[start] == 0 else []
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if view[n] < 0 and view[n] != FLAGGED:
+                    view[n] = numbers[n]
+                    opened.append(n)
+                    if numbers[n] == 0:
+                        stack.append(n)
+        self.safe_cells_left -= len(opened)
+        return opened
+
+    def set_flag(self, x: int, y: int, flagged: bool = True) -> bool:
+        """Flag or unflag a covered cell; returns whether anything changed."""
+        index = y * self.width + x
+        if self.state is not GameState.PLAYING:
+            return False
+        current = self._flat_view[index]
+        if flagged and current == COVERED:
+            self._flat_view[index] = FLAGGED
+        elif not flagged and current == FLAGGED:
+            self._flat_view[index] = COVERED
+        else:
+            return False
+        self._update_won()
+        return True
+
+    def _update_won(self) -> None:
+        if self.state is not GameState.PLAYING:
+            return
+        if self.win_rule is WinRule.SAFE_CELLS_OPENED:
+            won = self.safe_cells_left == 0
+        else:
+            # Requiring every safe cell opened too keeps a wrong manual flag from winning.
+            won = self.safe_cells_left == 0 and not np.any(self.view == COVERED)
+        if won:
+            self.state = GameState.WON
+
+    def rows(self) -> list[str]:
+        """The view as text: ``?`` covered, ``!`` flag, digits; after a loss ``*``
+        on every unflagged mine, the fatal one included (as the IOCCC program)."""
+        rows = []
+        for y in range(self.height):
+            chars = []
+            for x in range(self.width):
+                v = int(self.view[y, x])
+                if v >= 0:
+                    chars.append(str(v))
+                elif v == FLAGGED:
+                    chars.append("!")
+                elif self.state is GameState.LOST and self.layout.mines[y, x]:
+                    chars.append("*")
+                else:
+                    chars.append("?")
+            rows.append("".join(chars))
+        return rows

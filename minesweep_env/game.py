@@ -1,0 +1,111 @@
+"""Semi-automatic Minesweeper: a minefield plus an auto-solver that runs after every probe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .core.first_click import FirstClick
+from .core.layout import MineLayout
+from .core.minefield import GameState, Minefield
+from .formats import load_layout
+from .solver.autosolve import autosolve
+from .solver.base import RuleSet, get_rule_set
+
+
+class Game:
+    """A semi-automatic game: you guess, the rule set does the rest.
+
+    After every probe the auto-solver opens every cell the rule set proves safe
+    and flags every cell it proves a mine, until it proves nothing more.
+
+    :param layout: the mines (the first-click policy may still change them).
+    :param rule_set: a registered rule set name or instance.
+    :param first_click: the first-click policy; ``"endoh"`` as the IOCCC program.
+    :param seed: seeds the first-click policy's randomness.
+    """
+
+    def __init__(
+        self,
+        layout: MineLayout,
+        rule_set: str | RuleSet = "endoh",
+        first_click: FirstClick | str = FirstClick.ENDOH,
+        seed: int | np.random.Generator | None = None,
+    ):
+        self.rule_set = get_rule_set(rule_set)
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.minefield = Minefield(layout, first_click, rng, win_rule=self.rule_set.win_rule)
+        self.guesses = 0
+        self.last_opened: list[tuple[int, int]] = []
+        self.last_flagged: list[tuple[int, int]] = []
+
+    @classmethod
+    def from_file(
+        cls,
+        path: str | Path,
+        rule_set: str | RuleSet = "endoh",
+        first_click: FirstClick | str = FirstClick.ENDOH,
+        seed: int | np.random.Generator | None = None,
+    ) -> Game:
+        """A game on the layout in ``path`` (IOCCC or ``x``/``o`` format)."""
+        return cls(load_layout(path), rule_set=rule_set, first_click=first_click, seed=seed)
+
+    @property
+    def layout(self) -> MineLayout:
+        """The mines as they are now (after the first-click policy)."""
+        return self.minefield.layout
+
+    @property
+    def width(self) -> int:
+        return self.minefield.width
+
+    @property
+    def height(self) -> int:
+        return self.minefield.height
+
+    @property
+    def state(self) -> GameState:
+        return self.minefield.state
+
+    @property
+    def mines_left(self) -> int:
+        """Mines minus flags: the IOCCC program's counter."""
+        return self.minefield.mines_left
+
+    @property
+    def view(self) -> np.ndarray:
+        """The player's view (int8 codes, see :mod:`minesweep_env.core.cells`); read-only use."""
+        return self.minefield.view
+
+    def probe(self, x: int, y: int) -> GameState:
+        """Probe (x, y) as a guess, then let the auto-solver run. Returns the state.
+
+        Probing a cell that is not covered (or a flag, or after the game) changes nothing.
+        """
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
+        self.last_opened, self.last_flagged = [], []
+        if self.minefield.state is not GameState.PLAYING or self.minefield.view[y, x] >= 0:
+            return self.state
+        if self.minefield.view[y, x] != -1:  # a flag
+            return self.state
+        self.guesses += 1
+        opened = self.minefield.probe(x, y)
+        flagged: list[int] = []
+        if self.minefield.state is GameState.PLAYING:
+            more_opened, flagged = autosolve(self.minefield, self.rule_set)
+            opened += more_opened
+        w = self.width
+        self.last_opened = [(i % w, i // w) for i in opened]
+        self.last_flagged = [(i % w, i // w) for i in flagged]
+        return self.state
+
+    def toggle_flag(self, x: int, y: int) -> bool:
+        """Flag or unflag a covered cell by hand; returns whether anything changed."""
+        flagged = self.minefield.view[y, x] == -2
+        return self.minefield.set_flag(x, y, not flagged)
+
+    def rows(self) -> list[str]:
+        """One string per row: ``?`` covered, ``!`` flag, digits, ``*`` mines after a loss."""
+        return self.minefield.rows()

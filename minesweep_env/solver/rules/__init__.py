@@ -1,0 +1,1 @@
+"""Built-in rule sets; importing this package registers them."""

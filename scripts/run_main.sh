@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Set up a virtual environment (.venv-main) and run the main job: evaluate the
+# baseline agents on the standard boards and the prepared maps in maps/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv-main
+.venv-main/bin/python -m pip install --quiet --upgrade pip
+.venv-main/bin/python -m pip install --quiet -e '.[train]'
+.venv-main/bin/semiautomines evaluate "$@"
