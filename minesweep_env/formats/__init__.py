@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..core.board import Board
 from ..core.layout import MineLayout
+from ..errors import MapFormatError
 from .ioccc import format_ioccc, parse_ioccc
 from .layout_grid import format_layout_grid, parse_layout_grid
 from .position import format_board, parse_board
@@ -19,6 +20,8 @@ from .source import read_text
 def parse_layout(text: str, source: str = "<string>") -> MineLayout:
     """Parse a layout in either format, detected from the content."""
     first = text.split(maxsplit=1)[:1]
+    if not first:
+        raise MapFormatError("empty file: expected an IOCCC map or rows of 'x'/'o'", source, 1)
     if first and first[0].lstrip("+-").isdigit():
         return parse_ioccc(text, source)
     return parse_layout_grid(text, source)
