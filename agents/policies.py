@@ -17,7 +17,7 @@ Layout of the network (``C`` observation planes, any ``H`` x ``W``)::
 
 The prior: with ``obs_mode="planes+probabilities"`` the last plane holds every
 covered cell's exact mine probability. Adding ``-prior_scale * p`` to the
-logits (``prior_scale`` learnable, the head that adds to it initialised near
+logits (``prior_scale`` learnable, the head that adds to it initialised to
 zero) makes the untrained policy already play "lowest probability first", the
 greedy baseline's rule; PPO then only has to learn where to deviate from it
 (tie-breaks, cells that open more). Without that plane the prior is off and
@@ -184,9 +184,11 @@ class CellPolicy(MaskableActorCriticPolicy):
             self.features_extractor.apply(lambda m: self.init_weights(m, gain=np.sqrt(2)))
             self.mlp_extractor.critic.apply(lambda m: self.init_weights(m, gain=np.sqrt(2)))
             self.value_net.apply(lambda m: self.init_weights(m, gain=1.0))
-        # A near-silent actor head: at the start the prior (if any) decides, and
-        # without a prior the policy starts uniform over the valid cells.
-        self.init_weights(self.mlp_extractor.actor, gain=0.01)
+        # A silent actor head: at the start the prior (if any) decides alone, and
+        # without a prior the policy starts uniform over the valid cells. Its
+        # weights still get gradients (the features are not zero), so it learns.
+        nn.init.zeros_(self.mlp_extractor.actor.weight)
+        nn.init.zeros_(self.mlp_extractor.actor.bias)
         self.optimizer = self.optimizer_class(
             self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
         )
