@@ -1,0 +1,175 @@
+"""``semiautomines generate``: write random maps, or no-guess maps, in the IOCCC format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from ..core.cells import STANDARD_BOARDS
+from ..formats import format_ioccc
+from ..generation.no_guess import METHODS, default_start, generate_no_guess, generate_random
+from ..generation.start_file import format_start, start_path
+from ..solver.base import get_rule_set
+from .errors import EXIT_OK, CliError
+
+EXAMPLES = """\
+examples:
+  semiautomines generate --board expert --no-guess --count 10 --seed 1 --out maps/mine
+  semiautomines generate --width 20 --height 10 --mines 30 --start 0 0 --out /tmp/maps
+  semiautomines generate --board beginner --no-guess --rule-set complete --json --out x
+
+Maps are named PREFIX-NNN.txt (PREFIX: the board name, or WxH-M) and never
+written over: if a name is taken nothing is written. Map i of a run depends
+only on (--seed, i), so a run can be repeated or extended exactly.
+
+--no-guess: every map is solvable from the start cell by the rule set's
+auto-solver alone (checked with the same code as "semiautomines solvable"),
+and the start cell and its neighbours hold no mine. The start defaults to the
+centre (width // 2, height // 2) and is written beside each map in
+PREFIX-NNN.start (one line "x y"), which the evaluation harness reads.
+--method rejection draws uniform layouts until one is solvable: every no-guess
+layout is equally likely. --method repair moves mines away from where the
+solver gets stuck: faster on hard boards, but it shifts mines away from the
+start (measured in benchmarks/generate.py).
+
+Without --no-guess, layouts are uniform over all layouts; with --start, over
+those whose start cell and neighbours are mine-free (the start file is written).
+
+exit status: 0 maps written, 2 bad input or a name already taken (one line)."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "generate",
+        help="write random or no-guess maps (IOCCC format)",
+        description="Write maps in the IOCCC format, optionally solvable without guessing.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    size = parser.add_argument_group("board (--board, or all of --width --height --mines)")
+    size.add_argument("--board", choices=sorted(STANDARD_BOARDS), help="a standard board")
+    size.add_argument("--width", type=int, metavar="W")
+    size.add_argument("--height", type=int, metavar="H")
+    size.add_argument("--mines", type=int, metavar="M")
+    parser.add_argument(
+        "--start", nargs=2, type=int, metavar=("X", "Y"), help="start cell (default: centre)"
+    )
+    parser.add_argument(
+        "--no-guess", action="store_true", help="only maps solvable from the start cell"
+    )
+    parser.add_argument(
+        "--rule-set",
+        metavar="NAME",
+        help="rule set that must solve --no-guess maps (default: substitution)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        help="how --no-guess layouts are drawn (default: rejection)",
+    )
+    parser.add_argument("--count", type=int, default=1, metavar="N", help="maps (default: 1)")
+    parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: fresh)")
+    parser.add_argument("--prefix", help="file name prefix (default: board name or WxH-M)")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
+    parser.add_argument("--json", action="store_true", help="list the maps written as JSON")
+    parser.set_defaults(func=run)
+
+
+def board_size(args: argparse.Namespace) -> tuple[int, int, int, str]:
+    """(width, height, mines, default prefix) from --board or --width/--height/--mines."""
+    custom = (args.width, args.height, args.mines)
+    if args.board:
+        if any(v is not None for v in custom):
+            raise CliError("give --board or --width/--height/--mines, not both")
+        return (*STANDARD_BOARDS[args.board], args.board)
+    if any(v is None for v in custom):
+        raise CliError("give --board NAME, or all three of --width, --height and --mines")
+    width, height, mines = custom
+    if width < 1 or height < 1:
+        raise CliError(f"board must be at least 1x1, got {width}x{height}")
+    if not 0 <= mines <= width * height:
+        raise CliError(f"--mines must be in 0..{width * height}, got {mines}")
+    return width, height, mines, f"{width}x{height}-{mines}"
+
+
+def run(args: argparse.Namespace) -> int:
+    width, height, mines, prefix = board_size(args)
+    prefix = args.prefix or prefix
+    if args.count < 1:
+        raise CliError(f"--count must be at least 1, got {args.count}")
+    if not args.no_guess and (args.rule_set or args.method):
+        raise CliError("--rule-set and --method only apply with --no-guess")
+    rules = None
+    if args.no_guess:
+        try:
+            rules = get_rule_set(args.rule_set or "substitution")
+        except ValueError as error:
+            raise CliError(str(error)) from None
+    start = tuple(args.start) if args.start else None
+    if args.no_guess and start is None:
+        start = default_start(width, height)
+    if start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
+        raise CliError(f"start cell ({start[0]}, {start[1]}) is outside the {width}x{height} board")
+    if args.out.exists() and not args.out.is_dir():
+        raise CliError(f"{args.out}: exists and is not a folder")
+    paths = [args.out / f"{prefix}-{i:03d}.txt" for i in range(args.count)]
+    for path in paths:
+        for taken in (path, start_path(path)) if start else (path,):
+            if taken.exists():
+                raise CliError(f"{taken}: already exists; choose another --out or --prefix")
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"{args.out}: cannot create folder: {error.strerror or error}") from None
+    written = []
+    for i, path in enumerate(tqdm(paths, desc="maps", unit="map", disable=None, leave=False)):
+        rng = np.random.default_rng([seed, i])
+        record: dict = {"path": str(path)}
+        try:
+            if args.no_guess:
+                made = generate_no_guess(
+                    width, height, mines, rng, start, rules, args.method or "rejection"
+                )
+                layout = made.layout
+                record.update(draws=made.draws, repairs=made.repairs, seconds=made.seconds)
+            else:
+                layout = generate_random(width, height, mines, rng, start)
+        except ValueError as error:
+            raise CliError(str(error)) from None
+        _write_new(path, format_ioccc(layout))
+        if start is not None:
+            _write_new(start_path(path), format_start(start))
+            record["start"] = list(start)
+        written.append(record)
+        if not args.json:
+            where = f" start {start[0]} {start[1]}" if start else ""
+            print(f"wrote {path}{where}")
+    if args.json:
+        summary = {
+            "board": [width, height, mines],
+            "seed": seed,
+            "no_guess": args.no_guess,
+            "rule_set": rules.name if rules else None,
+            "method": (args.method or "rejection") if args.no_guess else None,
+            "maps": written,
+        }
+        print(json.dumps(summary))
+    elif args.seed is None:
+        print(f"seed {seed} (pass --seed {seed} to repeat)")
+    return EXIT_OK
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Write a file that must not exist yet (another process may have made it since)."""
+    try:
+        with path.open("x") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise CliError(f"{path}: already exists; nothing written over it") from None
+    except OSError as error:
+        raise CliError(f"{path}: cannot write: {error.strerror or error}") from None
