@@ -330,7 +330,7 @@ def generate_random(
     rng: np.random.Generator,
     start: tuple[int, int] | None = None,
 ) -> MineLayout:
-    """A layout drawn uniformly; with ``start``, uniformly among those with a mine-free start zone."""
+    """A uniform layout; with ``start``, uniform among those with a mine-free start zone."""
     if start is None:
         if not 0 <= mines <= width * height:
             raise ValueError(f"mines must be in 0..{width * height}, got {mines}")

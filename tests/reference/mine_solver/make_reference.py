@@ -48,8 +48,7 @@ def draw_map(rng: random.Random) -> tuple[list[str], tuple[int, int]]:
     mine_count = max(1, min(cells - 1, round(density * cells)))
     mines = set(rng.sample(range(cells), mine_count))
     rows = [
-        "".join("x" if y * width + x in mines else "o" for x in range(width))
-        for y in range(height)
+        "".join("x" if y * width + x in mines else "o" for x in range(width)) for y in range(height)
     ]
 
     def zero(i: int) -> bool:
