@@ -23,7 +23,16 @@ from .formats import (
     parse_layout,
 )
 from .game import Game
-from .solver import RULE_SETS, RuleSet, deduce, get_rule_set, register_rule_set
+from .solver import (
+    RULE_SETS,
+    PositionAnalysis,
+    RuleSet,
+    analyse_position,
+    deduce,
+    get_rule_set,
+    mine_probabilities,
+    register_rule_set,
+)
 
 __all__ = [
     "FIRST_CLICK_POLICIES",
@@ -36,8 +45,10 @@ __all__ = [
     "InconsistentBoardError",
     "MapFormatError",
     "MineLayout",
+    "PositionAnalysis",
     "Minefield",
     "RuleSet",
+    "analyse_position",
     "deduce",
     "format_board",
     "format_ioccc",
@@ -45,6 +56,7 @@ __all__ = [
     "get_rule_set",
     "load_board",
     "load_layout",
+    "mine_probabilities",
     "parse_board",
     "parse_layout",
     "register_rule_set",

@@ -3,13 +3,17 @@
 from .autosolve import autosolve
 from .base import RULE_SETS, Proof, RuleSet, get_rule_set, register_rule_set
 from .deduce import deduce
+from .probability import PositionAnalysis, analyse_position, mine_probabilities
 
 __all__ = [
     "RULE_SETS",
+    "PositionAnalysis",
     "Proof",
     "RuleSet",
+    "analyse_position",
     "autosolve",
     "deduce",
     "get_rule_set",
+    "mine_probabilities",
     "register_rule_set",
 ]

@@ -1,0 +1,181 @@
+"""Exact counting of one component's layouts: dynamic programming over its groups.
+
+Plain enumeration of a component's solutions is exponential in its length (a
+long wall of 1-1-1 numbers has astronomically many), so the groups are put in a
+breadth-first order, which keeps few constraints "open" at a time (the order's
+width), and a forward pass counts, for every assignment of the open
+constraints' remaining needs, the ways to get there, as a polynomial in the
+number of mines used so far. A backward pass does the same from the other end;
+a group's mine weight is the forward count times the backward count over every
+transition that puts mines in it. The cost grows with the number of distinct
+open-constraint states, not with the number of solutions.
+
+All counts are Python ints: exact at any size.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from math import comb
+
+from .frontier import Component
+
+Poly = list[int]
+"""Coefficient k: the number of layouts with k mines (in the part counted so far)."""
+
+
+class NoLayoutError(Exception):
+    """No assignment satisfies the component; ``number`` is the flat index of a number
+    on which the count ran dry (the caller turns it into an InconsistentBoardError)."""
+
+    def __init__(self, number: int):
+        super().__init__(number)
+        self.number = number
+
+
+@dataclass(frozen=True)
+class ComponentCount:
+    """Exact layout counts of one component, by the number of mines it holds."""
+
+    layouts: tuple[int, ...]
+    """``layouts[k]``: consistent layouts of the component's cells with k mines."""
+    cell_mines: tuple[tuple[int, ...], ...]
+    """Per group (in the component's order): ``cell_mines[g][k]`` is how many of
+    those k-mine layouts put a mine on one given cell of group g (the same for
+    every cell of a group)."""
+
+
+def _add_into(target: Poly, poly: Poly, shift: int, factor: int) -> None:
+    """target += factor * x**shift * poly."""
+    need = len(poly) + shift
+    if len(target) < need:
+        target.extend([0] * (need - len(target)))
+    for k, value in enumerate(poly):
+        if value:
+            target[k + shift] += factor * value
+
+
+def _multiply(a: Poly, b: Poly) -> Poly:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def group_order(component: Component) -> list[int]:
+    """Groups in breadth-first order from a far end (Cuthill-McKee style).
+
+    Frontiers are long and thin, so starting at one end and sweeping keeps the
+    set of open constraints, hence the number of DP states, small.
+    """
+    groups = component.groups
+    by_constraint: list[list[int]] = [[] for _ in component.needs]
+    for g, group in enumerate(groups):
+        for c in group.constraints:
+            by_constraint[c].append(g)
+
+    def sweep(start: int) -> list[int]:
+        seen = [False] * len(groups)
+        seen[start] = True
+        order = []
+        queue = deque([start])
+        while queue:
+            g = queue.popleft()
+            order.append(g)
+            for c in groups[g].constraints:
+                for other in by_constraint[c]:
+                    if not seen[other]:
+                        seen[other] = True
+                        queue.append(other)
+        return order
+
+    return sweep(sweep(0)[-1])
+
+
+def count_component(component: Component) -> ComponentCount:
+    """Count the component's consistent layouts, per mine count, and per-group mine weights.
+
+    :raises NoLayoutError: when no assignment satisfies every constraint.
+    """
+    groups = component.groups
+    order = group_order(component)
+    steps = len(order)
+    sizes = [len(groups[g].cells) for g in order]
+    touches = [groups[g].constraints for g in order]
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, cs in enumerate(touches):
+        for c in cs:
+            first.setdefault(c, i)
+            last[c] = i
+    # Room each constraint has left after step i (cells of later groups).
+    room = [0] * len(component.needs)
+    for i, cs in enumerate(touches):
+        for c in cs:
+            room[c] += sizes[i]
+    active: list[list[int]] = []
+    for i in range(steps + 1):
+        active.append(sorted(c for c in first if first[c] < i <= last[c]))
+
+    plans = []
+    for i in range(steps):
+        slot = {c: s for s, c in enumerate(active[i])}
+        touched = []
+        position = {}
+        for c in touches[i]:
+            room[c] -= sizes[i]
+            position[c] = len(touched)
+            touched.append((slot.get(c, -1), component.needs[c], room[c]))
+        out = tuple((0, slot[c]) if c not in position else (1, position[c]) for c in active[i + 1])
+        plans.append((touched, out))
+
+    forward: list[dict[tuple[int, ...], Poly]] = [{(): [1]}]
+    transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
+    for i in range(steps):
+        touched, out = plans[i]
+        size = sizes[i]
+        layer: dict[tuple[int, ...], Poly] = {}
+        moves = []
+        for state, poly in forward[i].items():
+            starts = [state[s] if s >= 0 else need for s, need, _ in touched]
+            for mines in range(min([size, *starts]) + 1):
+                rems = [r - mines for r in starts]
+                if any(r > cap for r, (_, _, cap) in zip(rems, touched, strict=True)):
+                    continue
+                nxt = tuple(state[v] if kind == 0 else rems[v] for kind, v in out)
+                _add_into(layer.setdefault(nxt, []), poly, mines, comb(size, mines))
+                moves.append((state, mines, nxt))
+        if not layer:
+            raise NoLayoutError(component.numbers[touches[i][0]])
+        forward.append(layer)
+        transitions.append(moves)
+
+    backward: list[dict[tuple[int, ...], Poly]] = [{} for _ in range(steps)] + [{(): [1]}]
+    cell_mines: list[Poly] = [[] for _ in range(steps)]
+    for i in range(steps - 1, -1, -1):
+        size = sizes[i]
+        after = backward[i + 1]
+        here = backward[i]
+        before = forward[i]
+        for state, mines, nxt in transitions[i]:
+            tail = after.get(nxt)
+            if tail is None:
+                continue
+            _add_into(here.setdefault(state, []), tail, mines, comb(size, mines))
+            if mines:
+                _add_into(
+                    cell_mines[i], _multiply(before[state], tail), mines, comb(size - 1, mines - 1)
+                )
+    layouts = backward[0].get(())
+    if not layouts or not any(layouts):
+        raise NoLayoutError(component.numbers[touches[0][0]])
+    length = len(layouts)
+    ordered: list[tuple[int, ...]] = [()] * steps
+    for i, g in enumerate(order):
+        weights = cell_mines[i] + [0] * (length - len(cell_mines[i]))
+        ordered[g] = tuple(weights)
+    return ComponentCount(tuple(layouts), tuple(ordered))

@@ -1,0 +1,250 @@
+"""Exact mine probabilities of a position: components counted apart, then combined.
+
+Every layout consistent with the position is taken as equally likely. With the
+mine total known, a frontier configuration that uses k mines leaves ``left - k``
+for the covered cells no number touches, which can hold them in
+C(off, left - k) ways; the components' per-mine-count counts are therefore
+convolved with each other and weighted by that binomial. Without the total,
+every consistent frontier configuration counts once (the seed 002 tool's
+convention): components multiply, and cells off the frontier have no
+probability (NaN).
+
+Weights are exact Python ints, so callers can test "safe in every layout"
+(weight 0) or "a mine in every layout" (weight == layouts) without float error;
+C(381, 99) alone would overflow a float.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from ...core.board import Board
+from ...core.cells import KNOWN_SAFE
+from ...errors import InconsistentBoardError
+from .counting import ComponentCount, NoLayoutError, count_component
+from .frontier import Frontier, read_frontier
+
+
+def _multiply(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The exact result on flat indices: what every caller builds on.
+
+    ``mine_weight[i]`` is the number of consistent layouts with a mine on
+    covered cell ``i``; it is ``None`` for cells off the frontier when the total
+    is unknown. Known-safe cells weigh 0.
+    """
+
+    layouts: int
+    mine_weight: dict[int, int | None]
+    component_sizes: tuple[int, ...]
+    mines_left: int | None
+
+
+def count_position(
+    board: Board,
+    total_mines: int | None = None,
+    cache: dict | None = None,
+    frontier: Frontier | None = None,
+) -> Weights:
+    """Exact layout count and per-cell mine weights of ``board``.
+
+    :param total_mines: overrides ``board.total_mines``; ``None`` uses the board's.
+    :param cache: optional dict from component keys to their counts, reused
+        across calls on positions that share components (the auto-solver's case).
+    :param frontier: ``read_frontier(board, total_mines)`` when the caller has it already.
+    :raises InconsistentBoardError: when no layout fits.
+    """
+    if frontier is None:
+        frontier = read_frontier(board, total_mines)
+    width = board.width
+    counts: list[ComponentCount] = []
+    for component in frontier.components:
+        key = component.key() if cache is not None else None
+        result = cache.get(key) if cache is not None else None
+        if result is None:
+            try:
+                result = count_component(component)
+            except NoLayoutError as error:
+                x, y = error.number % width, error.number // width
+                raise InconsistentBoardError(
+                    "no placement of mines around it satisfies it and its neighbours", (x, y)
+                ) from None
+            if cache is not None:
+                cache[key] = result
+        counts.append(result)
+    weights: dict[int, int | None] = {}
+    flat = board.grid.reshape(-1)
+    for index in np.flatnonzero(flat == KNOWN_SAFE).tolist():
+        weights[index] = 0
+    sizes = tuple(c.cell_count for c in frontier.components)
+    if frontier.mines_left is None:
+        layouts = _combine_free(frontier, counts, weights)
+    else:
+        layouts = _combine_with_total(frontier, counts, weights)
+    return Weights(layouts, weights, sizes, frontier.mines_left)
+
+
+def _combine_free(frontier: Frontier, counts: list[ComponentCount], weights: dict) -> int:
+    """No total: configurations of different components combine freely."""
+    totals = [sum(c.layouts) for c in counts]
+    layouts = 1
+    for t in totals:
+        layouts *= t
+    for component, count, total in zip(frontier.components, counts, totals, strict=True):
+        others = layouts // total
+        for group, per_mines in zip(component.groups, count.cell_mines, strict=True):
+            weight = sum(per_mines) * others
+            for cell in group.cells:
+                weights[cell] = weight
+    for cell in frontier.off_frontier:
+        weights[cell] = None
+    return layouts
+
+
+def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weights: dict) -> int:
+    """With the total: convolve components, weight by the ways to fill the rest."""
+    left = frontier.mines_left
+    off = len(frontier.off_frontier)
+
+    def ways_off(mines: int, cells: int = off) -> int:
+        return comb(cells, mines) if 0 <= mines <= cells else 0
+
+    n = len(counts)
+    prefix: list[list[int]] = [[1]]
+    for count in counts:
+        prefix.append(_multiply(prefix[-1], count.layouts))
+    suffix: list[list[int]] = [[1]] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = _multiply(counts[i].layouts, suffix[i + 1])
+    everything = prefix[n]
+    layouts = sum(w * ways_off(left - k) for k, w in enumerate(everything) if w)
+    if layouts == 0:
+        low = next(k for k, w in enumerate(everything) if w)
+        high = max(k for k, w in enumerate(everything) if w)
+        raise InconsistentBoardError(
+            f"{left} unflagged mine(s) left, but the numbers need between {low} and {high} "
+            f"and {off} other covered cell(s) can take the rest"
+        )
+    for i, (component, count) in enumerate(zip(frontier.components, counts, strict=True)):
+        others = _multiply(prefix[i], suffix[i + 1])
+        rest = [
+            sum(w * ways_off(left - m - k) for k, w in enumerate(others) if w)
+            for m in range(len(count.layouts))
+        ]
+        for group, per_mines in zip(component.groups, count.cell_mines, strict=True):
+            weight = sum(w * r for w, r in zip(per_mines, rest, strict=True) if w)
+            for cell in group.cells:
+                weights[cell] = weight
+    if off:
+        weight = sum(w * ways_off(left - k - 1, off - 1) for k, w in enumerate(everything) if w)
+        for cell in frontier.off_frontier:
+            weights[cell] = weight
+    return layouts
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    """Everything the engine knows about a position.
+
+    :ivar probabilities: float64 (H, W): the mine probability of every covered
+        cell; NaN on probed and flagged cells, and on cells off the frontier
+        when the total is unknown. Known-safe cells are 0.
+    :ivar layouts: the exact number of consistent layouts (with the total: of
+        whole-board layouts; without: of frontier configurations).
+    :ivar mine_weights: object (H, W) array of Python ints: in how many of those
+        layouts the cell holds a mine (``None`` where the probability is NaN).
+    :ivar total_mines: the total used (``None`` when unknown).
+    :ivar component_sizes: cells in each independent frontier component.
+    """
+
+    probabilities: np.ndarray
+    layouts: int
+    mine_weights: np.ndarray
+    total_mines: int | None
+    component_sizes: tuple[int, ...]
+    _weights: Weights = field(repr=False)
+
+    @property
+    def safe_cells(self) -> frozenset[tuple[int, int]]:
+        """Covered cells safe in every consistent layout (known-safe cells included), as (x, y)."""
+        w = self.probabilities.shape[1]
+        return frozenset(
+            (i % w, i // w) for i, v in self._weights.mine_weight.items() if v == 0
+        )
+
+    @property
+    def mine_cells(self) -> frozenset[tuple[int, int]]:
+        """Covered cells holding a mine in every consistent layout, as (x, y)."""
+        w = self.probabilities.shape[1]
+        return frozenset(
+            (i % w, i // w)
+            for i, v in self._weights.mine_weight.items()
+            if v is not None and v == self.layouts
+        )
+
+    def probability(self, x: int, y: int) -> Fraction | None:
+        """The exact probability of a mine at (x, y), or ``None`` where there is none."""
+        weight = self.mine_weights[y, x]
+        return None if weight is None else Fraction(weight, self.layouts)
+
+
+def analyse_position(board: Board, total_mines: int | None = None) -> PositionAnalysis:
+    """Exact probabilities, layout count and per-cell mine weights of a position.
+
+    :param total_mines: the board's total mine count (flags included);
+        ``None`` uses ``board.total_mines``, which may itself be unknown.
+    :raises InconsistentBoardError: when no layout fits, naming a contradicted
+        number (or none, when only the mine total is contradicted).
+    """
+    weights = count_position(board, total_mines)
+    h, w = board.grid.shape
+    probabilities = np.full(h * w, np.nan)
+    mine_weights = np.full(h * w, None, dtype=object)
+    for index, weight in weights.mine_weight.items():
+        if weight is not None:
+            mine_weights[index] = weight
+            probabilities[index] = weight / weights.layouts
+    total = board.total_mines if total_mines is None else total_mines
+    return PositionAnalysis(
+        probabilities.reshape(h, w),
+        weights.layouts,
+        mine_weights.reshape(h, w),
+        total,
+        weights.component_sizes,
+        weights,
+    )
+
+
+def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarray:
+    """The exact mine probability of every covered cell, as float64 (H, W).
+
+    NaN on probed and flagged cells, and, when the total is unknown, on covered
+    cells no number touches. Cells proven safe (``KNOWN_SAFE``) are 0.
+
+    :param total_mines: overrides ``board.total_mines`` when given.
+    :raises InconsistentBoardError: when no layout fits the position.
+    """
+    return analyse_position(board, total_mines).probabilities
+
+
+__all__ = [
+    "PositionAnalysis",
+    "Weights",
+    "analyse_position",
+    "count_position",
+    "mine_probabilities",
+]

@@ -1,0 +1,112 @@
+"""Rule set ``complete``: exact inference, everything that can be proven at all.
+
+A cell is proven safe (a mine) iff it is safe (a mine) in every layout
+consistent with all the numbers and, when known, the total mine count:
+MySweeper's unimplemented rules 5 (simultaneous equations) and 6 (the endgame
+mine count), and every combination of them. The test is exact: the probability
+engine's integer mine weight is 0, or equal to the number of layouts.
+
+The auto-solver calls a rule set after every probe until it proves nothing, so
+``prove`` first tries cheap sound rules (each number alone, each pair of
+numbers that share cells, the bare mine count) and runs the full engine only
+when they find nothing. The fixed point is the same as running the engine every
+time, because the engine always gets the last word, and most calls never need it.
+"""
+
+from __future__ import annotations
+
+from ...core.board import Board
+from ...core.cells import COVERED
+from ..base import Proof, RuleSet, register_rule_set
+from ..probability.engine import count_position
+from ..probability.frontier import Frontier, read_frontier
+
+_CACHE_LIMIT = 512
+"""Component counts kept between calls; cleared when full (positions move on)."""
+
+
+def _cheap_proof(frontier: Frontier, covered: int) -> Proof:
+    """What single numbers, pairs of numbers and the bare mine count prove.
+
+    For two numbers a, b sharing cells I, with A-only and B-only the rest, the
+    mines x in I satisfy max(0, a - |A-only|, b - |B-only|) <= x <= min(a, b, |I|);
+    an end of that range pinned at 0 or at a part's size proves that part.
+    """
+    safe: set[int] = set()
+    mines: set[int] = set()
+    left = frontier.mines_left
+    if left is not None and (left == 0 or left == covered):
+        cells = [c for comp in frontier.components for g in comp.groups for c in g.cells]
+        cells.extend(frontier.off_frontier)
+        (safe if left == 0 else mines).update(cells)
+        return Proof(safe, mines)
+    for component in frontier.components:
+        cells_of: list[set[int]] = [set() for _ in component.needs]
+        pairs: set[tuple[int, int]] = set()
+        for group in component.groups:
+            cs = group.constraints
+            for c in cs:
+                cells_of[c].update(group.cells)
+            for i, a in enumerate(cs):
+                for b in cs[i + 1 :]:
+                    pairs.add((a, b))
+        for c, need in enumerate(component.needs):
+            if need == 0:
+                safe |= cells_of[c]
+            elif need == len(cells_of[c]):
+                mines |= cells_of[c]
+        for a, b in pairs:
+            need_a, need_b = component.needs[a], component.needs[b]
+            cells_a, cells_b = cells_of[a], cells_of[b]
+            shared = cells_a & cells_b
+            only_a = cells_a - shared
+            only_b = cells_b - shared
+            low = max(0, need_a - len(only_a), need_b - len(only_b))
+            high = min(need_a, need_b, len(shared))
+            if high == 0:
+                safe |= shared
+            elif low == len(shared):
+                mines |= shared
+            for need, only in ((need_a, only_a), (need_b, only_b)):
+                if not only:
+                    continue
+                if need - low <= 0:
+                    safe |= only
+                elif need - high >= len(only):
+                    mines |= only
+    return Proof(safe, mines)
+
+
+@register_rule_set
+class Complete(RuleSet):
+    """Exact inference: proves every cell that is the same in all consistent layouts."""
+
+    name = "complete"
+
+    def __init__(self) -> None:
+        self._cache: dict = {}
+
+    def prove(self, board: Board) -> Proof:
+        frontier = read_frontier(board)
+        grid = board.grid
+        covered = int((grid == COVERED).sum())
+        cheap = _cheap_proof(frontier, covered)
+        if cheap.safe or cheap.mines:
+            return cheap
+        if len(self._cache) > _CACHE_LIMIT:
+            self._cache.clear()
+        weights = count_position(board, cache=self._cache, frontier=frontier)
+        flat = grid.reshape(-1)
+        safe: set[int] = set()
+        mines: set[int] = set()
+        for cell, weight in weights.mine_weight.items():
+            if weight is None or flat[cell] != COVERED:
+                continue
+            if weight == 0:
+                safe.add(cell)
+            elif weight == weights.layouts:
+                mines.add(cell)
+        return Proof(safe, mines)
+
+
+__all__ = ["Complete"]
