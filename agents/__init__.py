@@ -1,0 +1,54 @@
+"""Agents for SemiAutoMines and the harness that compares them.
+
+Agents are made by name from :data:`AGENTS` (``--agents`` on the command
+line): ``random``, ``greedy`` (lowest exact mine probability with a strong
+tie-break), ``greedy-plain`` (the same with random tie-breaks) and ``ppo``
+(a saved MaskablePPO model).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import Agent
+from .greedy import GreedyAgent, PlainGreedyAgent
+from .ppo import ModelNotFoundError, PPOAgent, default_model_path
+from .random_agent import RandomAgent
+
+AGENTS: dict[str, type[Agent]] = {
+    RandomAgent.name: RandomAgent,
+    GreedyAgent.name: GreedyAgent,
+    PlainGreedyAgent.name: PlainGreedyAgent,
+    PPOAgent.name: PPOAgent,
+}
+"""Agent classes by registry name."""
+
+
+def make_agent(name: str, model: str | Path | None = None, seed: int | None = None) -> Agent:
+    """An agent by registry name.
+
+    :param model: the model file of a learned agent (``None``: the shipped one).
+    :param seed: seeds an agent's randomness (the harness reseeds every game).
+    :raises ValueError: naming the known agents when ``name`` is unknown.
+    :raises ModelNotFoundError: when a learned agent has no model file.
+    """
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
+    if name == PPOAgent.name:
+        return PPOAgent(model)
+    if seed is None:
+        return AGENTS[name]()
+    return AGENTS[name](seed=seed)  # type: ignore[call-arg]
+
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "GreedyAgent",
+    "ModelNotFoundError",
+    "PPOAgent",
+    "PlainGreedyAgent",
+    "RandomAgent",
+    "default_model_path",
+    "make_agent",
+]

@@ -1,0 +1,25 @@
+"""Fair comparison of agents: the harness, its statistics and its reports."""
+
+from .harness import Run, evaluate, games_for, plan
+from .play import Settings, game_seed
+from .report import markdown_table, new_run_folder, write_run
+from .stats import GameRecord, summarise, wilson_interval
+from .targets import Target, board_target, map_targets
+
+__all__ = [
+    "GameRecord",
+    "Run",
+    "Settings",
+    "Target",
+    "board_target",
+    "evaluate",
+    "game_seed",
+    "games_for",
+    "map_targets",
+    "markdown_table",
+    "new_run_folder",
+    "plan",
+    "summarise",
+    "wilson_interval",
+    "write_run",
+]

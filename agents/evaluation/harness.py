@@ -1,0 +1,178 @@
+"""The evaluation harness: every agent plays the same seeded games on every target.
+
+Games are cut into chunks and spread over worker processes; results are put
+back in game order, so the figures do not depend on ``workers``. A Ctrl-C
+stops the run and returns what finished, marked as interrupted.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import signal
+from dataclasses import dataclass, field
+from typing import Any
+
+from tqdm import tqdm
+
+from .play import Chunk, Settings, play_chunk
+from .stats import GameRecord, summarise
+from .targets import Target
+
+CHUNK_GAMES = 25
+"""Games per unit of work: small enough to balance workers and move the bar,
+large enough that sending work to a process costs nothing noticeable."""
+
+
+@dataclass
+class Run:
+    """The outcome of an evaluation: one row per agent and target, and how it ended."""
+
+    rows: list[dict[str, Any]]
+    settings: Settings
+    planned_games: int
+    played_games: int
+    interrupted: bool = False
+    error: str | None = None
+    """Why the run stopped early, when an agent or the env failed."""
+    records: dict[tuple[str, str], list[GameRecord]] = field(default_factory=dict, repr=False)
+
+
+def games_for(target: Target, games: int, deterministic: bool) -> int:
+    """How many games an agent plays on a target.
+
+    A board gets ``games`` fresh layouts. On maps a deterministic agent plays
+    each map once (a replay would be the very same game); any other agent
+    plays ``games`` games, rounded up to whole passes over the maps.
+    """
+    if target.kind != "map":
+        return games
+    count = len(target.maps)
+    return count if deterministic else math.ceil(games / count) * count
+
+
+def plan(
+    agents: list[str],
+    deterministic: dict[str, bool],
+    targets: list[Target],
+    settings: Settings,
+    games: int,
+    chunk_games: int = CHUNK_GAMES,
+) -> list[Chunk]:
+    """The chunks of a run, interleaved across targets and agents so that a run
+    cut short has played every pair about equally far."""
+    queues = []
+    for target in targets:
+        for agent in agents:
+            total = games_for(target, games, deterministic[agent])
+            queues.append(
+                [
+                    Chunk(
+                        agent,
+                        target,
+                        tuple(range(start, min(start + chunk_games, total))),
+                        settings,
+                    )
+                    for start in range(0, total, chunk_games)
+                ]
+            )
+    longest = max((len(q) for q in queues), default=0)
+    return [q[k] for k in range(longest) for q in queues if k < len(q)]
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and keeps the results."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_numbered(numbered: tuple[int, Chunk]) -> tuple[int, list[GameRecord]]:
+    number, chunk = numbered
+    return number, play_chunk(chunk)
+
+
+def evaluate(
+    agents: list[str],
+    targets: list[Target],
+    settings: Settings,
+    games: int,
+    workers: int = 1,
+    progress: bool = True,
+    descriptions: dict[str, str] | None = None,
+) -> Run:
+    """Play every agent on every target and summarise.
+
+    :param agents: registry names (see :data:`agents.AGENTS`).
+    :param games: games per agent and board (maps: see :func:`games_for`).
+    :param workers: processes; 1 plays in this process.
+    :param progress: show a tqdm bar on stderr.
+    :param descriptions: agent name -> text for the report (e.g. the model file).
+    """
+    from .. import AGENTS
+
+    deterministic = {name: AGENTS[name].deterministic for name in agents}
+    chunks = plan(agents, deterministic, targets, settings, games)
+    planned = sum(len(c.indices) for c in chunks)
+    done: dict[int, list[GameRecord]] = {}
+    interrupted, error = False, None
+    bar = tqdm(total=planned, unit="game", desc="evaluate", disable=not progress, smoothing=0.05)
+    try:
+        if workers <= 1:
+            for number, chunk in enumerate(chunks):
+                done[number] = play_chunk(chunk)
+                bar.update(len(chunk.indices))
+        else:
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(workers, initializer=_ignore_sigint) as pool:
+                for number, records in pool.imap_unordered(_play_numbered, enumerate(chunks)):
+                    done[number] = records
+                    bar.update(len(records))
+    except KeyboardInterrupt:
+        interrupted = True
+    except Exception as failure:  # an agent or env bug: keep what finished, say what broke
+        error = f"{type(failure).__name__}: {failure}"
+    finally:
+        bar.close()
+    records: dict[tuple[str, str], list[GameRecord]] = {}
+    for number in sorted(done):
+        chunk = chunks[number]
+        records.setdefault((chunk.agent, chunk.target.name), []).extend(done[number])
+    rows = []
+    for target in targets:
+        for agent in agents:
+            played = sorted(records.get((agent, target.name), []), key=lambda r: r.index)
+            if not played:
+                continue
+            records[(agent, target.name)] = played
+            rows.append(_row(agent, target, settings, played, descriptions))
+    return Run(
+        rows=rows,
+        settings=settings,
+        planned_games=planned,
+        played_games=sum(len(r) for r in done.values()),
+        interrupted=interrupted,
+        error=error,
+        records=records,
+    )
+
+
+def _row(
+    agent: str,
+    target: Target,
+    settings: Settings,
+    played: list[GameRecord],
+    descriptions: dict[str, str] | None,
+) -> dict[str, Any]:
+    row: dict[str, Any] = {"agent": agent, "board": target.name}
+    row.update(summarise(played))
+    row.update(
+        kind=target.kind,
+        width=target.width,
+        height=target.height,
+        mines=target.mines,
+        maps=len(target.maps),
+        rule_set=settings.rule_set,
+        first_click=settings.first_click,
+        seed=settings.seed,
+        agent_detail=(descriptions or {}).get(agent, agent),
+    )
+    return row

@@ -1,0 +1,138 @@
+"""Playing games: one game, and a chunk of games as a worker process runs it.
+
+Every game's randomness comes from seeds derived from (run seed, target,
+game number) and, for the agent, the agent's name too. So a game is the
+same whichever process plays it and in whatever order: ``--workers`` changes
+the speed, never the results, and every agent meets the same layouts.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from time import perf_counter
+from typing import Any
+
+import numpy as np
+
+from minesweep_env import STANDARD_BOARDS
+
+from ..base import Agent
+from .stats import GameRecord
+from .targets import Target
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every game of a run shares."""
+
+    rule_set: str = "complete"
+    first_click: str = "safe"
+    seed: int = 0
+    model: str | None = None
+    """The PPO model file; ``None`` for the shipped default."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Some games of one agent on one target: the unit of work of a worker."""
+
+    agent: str
+    target: Target
+    indices: tuple[int, ...]
+    settings: Settings
+
+
+def _key(text: str) -> int:
+    """A stable 32-bit number for a name (Python's ``hash`` varies per process)."""
+    return zlib.crc32(text.encode())
+
+
+def game_seed(seed: int, target: str, index: int) -> int:
+    """The env reset seed of game ``index`` on ``target``: the same for every agent."""
+    return int(np.random.SeedSequence([seed, _key(target), index]).generate_state(1)[0])
+
+
+def agent_seed(seed: int, target: str, index: int, agent: str) -> int:
+    """The seed of the agent's own randomness in that game."""
+    sequence = np.random.SeedSequence([seed, _key(target), index, _key(agent)])
+    return int(sequence.generate_state(1)[0])
+
+
+def make_env(target: Target, settings: Settings, obs_mode: str) -> Any:
+    """The ``SemiAutoMines-v0`` env for a target (maps are chosen per reset)."""
+    import gymnasium
+
+    import minesweep_env  # noqa: F401  (registers the env)
+
+    options: dict[str, Any] = {
+        "rule_set": settings.rule_set,
+        "first_click": settings.first_click,
+        "obs_mode": obs_mode,
+        "info_probability": False,  # the harness does not read it; it costs a solve per step
+    }
+    if target.kind == "map":
+        options["maps"] = list(target.maps)
+    elif target.name in STANDARD_BOARDS:
+        options["board"] = target.name
+    else:
+        options.update(width=target.width, height=target.height, mines=target.mines)
+    return gymnasium.make("SemiAutoMines-v0", disable_env_checker=True, **options)
+
+
+def play_game(env: Any, agent: Agent, chunk: Chunk, index: int) -> GameRecord:
+    """Play game ``index`` of ``chunk``'s target to its end and describe it.
+
+    An invalid action ends the game as a loss (the env would ignore it, and an
+    agent that repeats it would never finish).
+    """
+    target, settings = chunk.target, chunk.settings
+    options = {"map": target.maps[index % len(target.maps)]} if target.kind == "map" else None
+    start = perf_counter()
+    observation, info = env.reset(
+        seed=game_seed(settings.seed, target.name, index), options=options
+    )
+    agent.reset(seed=agent_seed(settings.seed, target.name, index, chunk.agent))
+    game = env.unwrapped.game
+    invalid = False
+    for _ in range(game.width * game.height + 1):
+        mask = np.asarray(info["action_mask"], dtype=bool)
+        action = agent.act(observation, mask, game)
+        if not 0 <= action < mask.size or not mask[action]:
+            invalid = True
+            break
+        observation, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    seconds = perf_counter() - start
+    minefield = game.minefield
+    safe_cells = minefield.width * minefield.height - minefield.mine_count
+    opened = int(np.count_nonzero(minefield.view >= 0))
+    return GameRecord(
+        index=index,
+        won=info["state"] == "won",  # the env's verdict (see its Episode End)
+        guesses=int(game.guesses),
+        safe_opened=opened / safe_cells if safe_cells else 1.0,
+        seconds=seconds,
+        invalid=invalid,
+    )
+
+
+_AGENTS: dict[tuple[str, str | None], Agent] = {}
+"""Per worker process: each agent made once (a PPO model is loaded once)."""
+_ENVS: dict[tuple[str, str, Settings], Any] = {}
+"""Per worker process: one env per (target, observation mode)."""
+
+
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
+    """Play a chunk's games in order (the function worker processes run)."""
+    from .. import make_agent
+
+    agent_key = (chunk.agent, chunk.settings.model)
+    if agent_key not in _AGENTS:
+        _AGENTS[agent_key] = make_agent(chunk.agent, model=chunk.settings.model)
+    agent = _AGENTS[agent_key]
+    env_key = (chunk.target.name, agent.obs_mode, chunk.settings)
+    if env_key not in _ENVS:
+        _ENVS[env_key] = make_env(chunk.target, chunk.settings, agent.obs_mode)
+    return [play_game(_ENVS[env_key], agent, chunk, index) for index in chunk.indices]

@@ -1,0 +1,165 @@
+"""Writing a run down: results.json, results.csv, results.md and win_rates.png
+in a new folder, so no run ever overwrites another."""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .harness import Run
+
+RECORD_KEYS = (
+    "agent",
+    "board",
+    "games",
+    "wins",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "mean_guesses",
+    "mean_safe_opened",
+    "games_per_s",
+    "invalid_actions",
+    "kind",
+    "width",
+    "height",
+    "mines",
+    "maps",
+    "rule_set",
+    "first_click",
+    "seed",
+    "agent_detail",
+)
+"""Column order of results.csv (results.json records carry the same keys)."""
+
+
+def new_run_folder(out: str | Path) -> Path:
+    """A fresh folder ``OUT/run-YYYYmmdd-HHMMSS`` (UTC), suffixed ``-2``, ``-3``...
+    when that name is taken; never an existing one."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(timezone.utc).strftime("run-%Y%m%d-%H%M%S")
+    for attempt in range(1, 1000):
+        folder = out / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"{out}: no free run folder name for {stamp}")
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """The results as a GitHub markdown table (win rates in percent)."""
+    lines = [
+        "| agent | board | size | games | win rate | 95% CI "
+        "| guesses/game | safe opened | games/s |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        size = f"{row['width']}x{row['height']}/{row['mines']}"
+        lines.append(
+            f"| {row['agent']} | {row['board']} | {size} | {row['games']} "
+            f"| {100 * row['win_rate']:.1f}% "
+            f"| {100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}% "
+            f"| {row['mean_guesses']:.2f} | {100 * row['mean_safe_opened']:.1f}% "
+            f"| {row['games_per_s']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def _short(board: str) -> str:
+    """A plot label: a board name, a map's file name, a suite's folder name."""
+    path = Path(board.rstrip("/"))
+    return path.name + ("/" if board.endswith("/") else "") if "/" in board else board
+
+
+def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
+    """Win rates per target, one bar per agent, with 95% interval bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    boards = list(dict.fromkeys(row["board"] for row in rows))
+    agents = list(dict.fromkeys(row["agent"] for row in rows))
+    width = 0.8 / max(1, len(agents))
+    figure, axes = plt.subplots(
+        figsize=(max(6.0, 0.9 * len(boards) * max(1, len(agents)) / 2 + 3), 4.5)
+    )
+    for a, agent in enumerate(agents):
+        xs, rates, below, above = [], [], [], []
+        for b, board in enumerate(boards):
+            row = next((r for r in rows if r["agent"] == agent and r["board"] == board), None)
+            if row is None:
+                continue
+            xs.append(b - 0.4 + width * (a + 0.5))
+            rates.append(100 * row["win_rate"])
+            below.append(100 * (row["win_rate"] - row["ci_low"]))
+            above.append(100 * (row["ci_high"] - row["win_rate"]))
+        axes.bar(xs, rates, width, yerr=[below, above], capsize=3, label=agent)
+    axes.set_xticks(range(len(boards)))
+    axes.set_xticklabels([_short(b) for b in boards], rotation=30, ha="right")
+    axes.set_ylabel("win rate (%)")
+    axes.set_ylim(0, 105)
+    axes.set_title(title, fontsize=10)
+    axes.grid(axis="y", alpha=0.3)
+    axes.legend(loc="upper right", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
+    """Write every output of ``run`` into ``folder``; returns the paths by kind."""
+    rows = [{key: row.get(key) for key in RECORD_KEYS} for row in run.rows]
+    paths = {
+        "json": folder / "results.json",
+        "csv": folder / "results.csv",
+        "markdown": folder / "results.md",
+        "plot": folder / "win_rates.png",
+        "run": folder / "run.json",
+    }
+    paths["json"].write_text(json.dumps(rows, indent=2) + "\n")
+    with paths["csv"].open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=RECORD_KEYS)
+        writer.writeheader()
+        writer.writerows(rows)
+    settings = run.settings
+    title = (
+        f"Win rate, rule set {settings.rule_set}, first click {settings.first_click}, "
+        f"seed {settings.seed} (bars: 95% Wilson interval)"
+    )
+    status = ""
+    if run.interrupted or run.error:
+        status = (
+            f"\n\n**Partial results**: {run.played_games} of {run.planned_games} games played "
+            f"({'interrupted' if run.interrupted else run.error}).\n"
+        )
+    paths["markdown"].write_text(f"{title}\n\n{markdown_table(rows)}\n{status}\n`{command}`\n")
+    if rows:
+        plot(rows, paths["plot"], title if not status else title + " (partial)")
+    else:
+        paths.pop("plot")
+    paths["run"].write_text(
+        json.dumps(
+            {
+                "command": command,
+                "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "rule_set": settings.rule_set,
+                "first_click": settings.first_click,
+                "seed": settings.seed,
+                "model": settings.model,
+                "planned_games": run.planned_games,
+                "played_games": run.played_games,
+                "interrupted": run.interrupted,
+                "error": run.error,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    return paths

@@ -1,0 +1,105 @@
+"""What agents are evaluated on: standard boards, custom sizes and map files.
+
+A *target* is one row of the report per agent. A standard or custom board
+draws a fresh seeded layout every game. Maps are read from files: each map
+file is its own target, except a folder whose maps all share one size and
+mine count (a suite such as ``maps/suites/expert/``), which is one target
+whose games go through its maps in order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from minesweep_env import STANDARD_BOARDS, load_layout
+
+CUSTOM_BOARD = re.compile(r"^(\d+)x(\d+)x(\d+)$")
+"""``WIDTHxHEIGHTxMINES``, e.g. ``8x8x10``."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A board or a set of maps, played by every agent on the same layouts.
+
+    :param name: how reports name it: a board name or a map path.
+    :param kind: ``"board"`` (random layouts) or ``"map"`` (layouts from files).
+    :param maps: the map files (absolute paths) of a ``"map"`` target.
+    """
+
+    name: str
+    kind: str
+    width: int
+    height: int
+    mines: int
+    maps: tuple[str, ...] = field(default=())
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}/{self.mines}"
+
+
+def board_target(name: str) -> Target:
+    """A standard board by name, or ``WIDTHxHEIGHTxMINES``.
+
+    :raises ValueError: naming the accepted forms.
+    """
+    if name in STANDARD_BOARDS:
+        width, height, mines = STANDARD_BOARDS[name]
+        return Target(name, "board", width, height, mines)
+    match = CUSTOM_BOARD.match(name)
+    if not match:
+        known = ", ".join(STANDARD_BOARDS)
+        raise ValueError(f"unknown board {name!r}; known: {known}, or WIDTHxHEIGHTxMINES")
+    width, height, mines = (int(g) for g in match.groups())
+    if width < 1 or height < 1 or not 0 < mines < width * height:
+        raise ValueError(f"board {name!r}: need width, height >= 1 and 0 < mines < cells")
+    return Target(name, "board", width, height, mines)
+
+
+def _display(path: Path) -> str:
+    """The path relative to the working directory when it is under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def map_targets(paths: list[str | Path]) -> list[Target]:
+    """Targets for map files and folders (folders are searched for ``*.txt``).
+
+    Every map is read now, so an unreadable one stops the run before it starts.
+
+    :raises FileNotFoundError: for a path that does not exist or a folder without maps.
+    :raises minesweep_env.MapFormatError: for a malformed map (``file:line: problem``).
+    """
+    targets: list[Target] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_file():
+            targets.extend(_targets_of_folder(path.parent, [path]))
+        elif path.is_dir():
+            files = sorted(path.rglob("*.txt"))
+            if not files:
+                raise FileNotFoundError(f"{path}: no *.txt map files in this folder")
+            by_folder: dict[Path, list[Path]] = {}
+            for file in files:
+                by_folder.setdefault(file.parent, []).append(file)
+            for folder, group in by_folder.items():
+                targets.extend(_targets_of_folder(folder, group))
+        else:
+            raise FileNotFoundError(f"{path}: no such map file or folder")
+    return targets
+
+
+def _targets_of_folder(folder: Path, files: list[Path]) -> list[Target]:
+    sizes = {}
+    for file in files:
+        layout = load_layout(file)
+        sizes[file] = (layout.width, layout.height, layout.mine_count)
+    if len(files) > 1 and len(set(sizes.values())) == 1:
+        width, height, mines = next(iter(sizes.values()))
+        name = _display(folder) + "/"
+        return [Target(name, "map", width, height, mines, tuple(str(f.resolve()) for f in files))]
+    return [Target(_display(f), "map", *sizes[f], maps=(str(f.resolve()),)) for f in files]

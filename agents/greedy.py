@@ -1,0 +1,154 @@
+"""The greedy baseline: probe the cell least likely to hold a mine.
+
+Probabilities are exact (the probability engine's integer layout counts, the
+global mine count included), so ties are exact too. Many cells often share
+the lowest probability, most of all the cells far from any number and every
+cell on the empty board, so the tie-break matters. ``tie_break="strong"``
+is the rule a strong player uses:
+
+1. prefer the cell most likely to be a zero, which opens an area and gives
+   the most new information; estimated as the product of ``1 - p`` over its
+   covered neighbours (0 next to a flag, where a zero is impossible);
+2. then the cell with fewest neighbours (a corner, then an edge): fewer
+   neighbours is a better chance of a zero and of a number that settles them;
+3. then the lowest flat index, so the agent is deterministic.
+
+``tie_break="random"`` picks uniformly among the tied cells (seeded): the
+plain "click the lowest probability" player of the literature, for measuring
+what the tie-break is worth.
+
+The first move is the agent's too. With the strong rule it uses the openings
+known to be best: a corner when the first click is only guaranteed safe, and
+(3, 3) when its neighbours are guaranteed safe too (``first_click="zero"``),
+whose whole protected zone lies inside the board, so the opening is larger.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from minesweep_env.core.cells import COVERED, FLAGGED
+
+from .base import Agent
+
+CACHE_LIMIT = 512
+"""Frontier component counts kept between moves (consecutive positions share
+most components); cleared when full."""
+
+TieBreak = Literal["strong", "random"]
+
+
+def first_click_cell(width: int, height: int, policy: str) -> tuple[int, int]:
+    """The known best first click: (3, 3) under ``zero`` (pulled inward on small
+    boards), a corner under every other policy."""
+    if policy == "zero":
+        return min(3, (width - 1) // 2), min(3, (height - 1) // 2)
+    return 0, 0
+
+
+def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """Per cell, the product of ``1 - p`` over its neighbours: an estimate of the
+    chance that it shows a zero if safe (neighbours taken as independent).
+
+    Opened neighbours count as safe, flagged ones as mines.
+    """
+    safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
+    safe[view == FLAGGED] = 0.0
+    padded = np.pad(safe, 1, constant_values=1.0)
+    height, width = view.shape
+    product = np.ones_like(safe)
+    for dy in range(3):
+        for dx in range(3):
+            if dx != 1 or dy != 1:
+                product *= padded[dy : dy + height, dx : dx + width]
+    return product
+
+
+def neighbour_counts(height: int, width: int) -> np.ndarray:
+    """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside."""
+    rows = np.full(height, 3)
+    rows[[0, -1]] = 2
+    cols = np.full(width, 3)
+    cols[[0, -1]] = 2
+    if height == 1:
+        rows[:] = 1
+    if width == 1:
+        cols[:] = 1
+    return np.outer(rows, cols) - 1
+
+
+class GreedyAgent(Agent):
+    """Probes the cell with the lowest exact mine probability.
+
+    :param tie_break: ``"strong"`` (zero chance, then corners and edges, and the
+        known best first click) or ``"random"`` (uniform among ties, first
+        click included).
+    :param seed: seeds the ``random`` tie-break; :meth:`reset` reseeds it.
+    """
+
+    name = "greedy"
+    deterministic = True
+
+    def __init__(self, tie_break: TieBreak = "strong", seed: int | None = None):
+        if tie_break not in ("strong", "random"):
+            raise ValueError(f"tie_break must be 'strong' or 'random', got {tie_break!r}")
+        self.tie_break = tie_break
+        self._rng = np.random.default_rng(seed)
+        self._cache: dict = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, game) -> int:
+        from minesweep_env.solver.probability import count_position
+
+        minefield = game.minefield
+        width, height = minefield.width, minefield.height
+        valid = np.asarray(action_mask, dtype=bool).reshape(-1)
+        if not valid.any():
+            raise ValueError("no valid action: the game is over")
+        if minefield.probes == 0 and self.tie_break == "strong":
+            x, y = first_click_cell(width, height, minefield.first_click.value)
+            if valid[y * width + x]:
+                return y * width + x
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.clear()
+        # Exact integer weights: ties are found without float error.
+        weights = count_position(minefield.board(), cache=self._cache)
+        candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
+        if not candidates:  # no total known and no frontier: every valid cell ties
+            candidates = dict.fromkeys(np.flatnonzero(valid).tolist(), 0)
+        lowest = min(candidates.values())
+        tied = np.array(sorted(i for i, w in candidates.items() if w == lowest))
+        if tied.size == 1:
+            return int(tied[0])
+        if self.tie_break == "random":
+            return int(tied[self._rng.integers(tied.size)])
+        probabilities = np.full(width * height, np.nan)
+        for index, weight in weights.mine_weight.items():
+            if weight is not None:
+                probabilities[index] = weight / weights.layouts
+        view = minefield.view
+        zero = zero_chance(view, probabilities.reshape(height, width)).reshape(-1)[tied]
+        neighbours = neighbour_counts(height, width).reshape(-1)[tied]
+        # lexsort sorts by the last key first: highest zero chance, then fewest
+        # neighbours, then lowest index.
+        order = np.lexsort((tied, neighbours, -np.round(zero, 12)))
+        return int(tied[order[0]])
+
+    def describe(self) -> str:
+        return f"{self.name} (tie-break {self.tie_break})"
+
+
+class PlainGreedyAgent(GreedyAgent):
+    """The plain lowest-probability player: ties (the first click included) broken
+    uniformly at random. Kept to measure what :class:`GreedyAgent`'s tie-break is worth."""
+
+    name = "greedy-plain"
+    deterministic = False
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(tie_break="random", seed=seed)

@@ -1,0 +1,104 @@
+"""The learned agent: a saved MaskablePPO model playing through the env's observation.
+
+By default it loads the model shipped in ``agents/models/`` (trained by
+``agents/train_ppo.py``); ``--model PATH`` picks another. The policy is fully
+convolutional (one logit per cell), so the same weights play any board size:
+this agent therefore runs the policy network directly rather than through
+``model.predict``, which insists on the training board's observation shape.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .base import Agent
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+"""Where the shipped models live."""
+
+
+class ModelNotFoundError(FileNotFoundError):
+    """No model file where one was asked for (or none shipped yet)."""
+
+
+def default_model_path() -> Path:
+    """The shipped model: ``agents/models/ppo_default.zip`` if present, else the
+    last ``ppo_*.zip`` by name.
+
+    :raises ModelNotFoundError: when no model has been shipped.
+    """
+    preferred = MODELS_DIR / "ppo_default.zip"
+    if preferred.is_file():
+        return preferred
+    candidates = sorted(MODELS_DIR.glob("ppo_*.zip"))
+    if not candidates:
+        raise ModelNotFoundError(
+            f"no PPO model shipped yet (nothing matches {MODELS_DIR}/ppo_*.zip); "
+            "train one with agents/train_ppo.py or pass --model PATH"
+        )
+    return candidates[-1]
+
+
+def obs_mode_of(observation_shape: tuple[int, ...], sidecar: Path) -> str:
+    """The env observation a model was trained on.
+
+    From ``<model>.json`` when it exists (``obs_mode``, or ``env_kwargs.obs_mode``
+    as ``agents/train_ppo.py`` writes it), else from the observation shape
+    (11 planes, 12 planes with probabilities, or a 2-D grid).
+    """
+    if sidecar.is_file():
+        meta = json.loads(sidecar.read_text())
+        mode = meta.get("obs_mode") or meta.get("env_kwargs", {}).get("obs_mode")
+        if mode:
+            return str(mode)
+    if len(observation_shape) == 2:
+        return "grid"
+    if observation_shape[0] == 12:
+        return "planes+probabilities"
+    return "planes"
+
+
+class PPOAgent(Agent):
+    """Plays the most likely valid action of a saved MaskablePPO policy.
+
+    :param model_path: the ``.zip`` saved by ``MaskablePPO.save``; ``None`` for
+        the shipped default.
+    :raises ModelNotFoundError: when the file does not exist.
+    """
+
+    name = "ppo"
+    deterministic = True
+
+    def __init__(self, model_path: str | Path | None = None):
+        path = Path(model_path) if model_path is not None else default_model_path()
+        if not path.is_file():
+            raise ModelNotFoundError(f"{path}: no such model file")
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        torch.set_num_threads(1)  # evaluation runs one process per core
+        self.model_path = path
+        try:
+            self._model = MaskablePPO.load(path, device="cpu")
+        except Exception as error:  # a zip that is not a MaskablePPO model
+            raise ModelNotFoundError(f"{path}: cannot load a MaskablePPO model ({error})") from None
+        self._policy = self._model.policy
+        self._policy.set_training_mode(False)
+        self.obs_mode = obs_mode_of(
+            tuple(self._model.observation_space.shape), path.with_suffix(".json")
+        )
+
+    def act(self, observation, action_mask, game=None) -> int:
+        import torch
+
+        with torch.no_grad():
+            obs = torch.as_tensor(np.asarray(observation)[None])
+            mask = np.asarray(action_mask, dtype=bool).reshape(1, -1)
+            distribution = self._policy.get_distribution(obs, action_masks=mask)
+            return int(distribution.mode()[0])
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.model_path.name})"

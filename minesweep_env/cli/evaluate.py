@@ -1,0 +1,258 @@
+"""``semiautomines evaluate``: compare agents on the same seeded games and report.
+
+The main job of the project: every agent plays the same layouts on the
+standard boards and on the prepared maps, and the run is written to a new
+folder (JSON, CSV, a markdown table and a plot of win rates with 95%
+intervals). The harness lives in :mod:`agents.evaluation`; this module only
+checks the input and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from ..core.cells import STANDARD_BOARDS
+from ..core.first_click import FIRST_CLICK_POLICIES
+from .errors import CliError
+
+DEFAULT_AGENTS = "random,greedy,ppo"
+DEFAULT_BOARDS = ",".join(STANDARD_BOARDS)
+DEFAULT_GAMES = 300
+"""Games per agent and board of the main job: it evaluates the baselines on
+the standard boards and every prepared map in well under 10 minutes on 2 cores
+(measured: see the README)."""
+REPO_MAPS = Path(__file__).resolve().parents[2] / "maps"
+"""The prepared maps shipped with the repository."""
+
+EXAMPLES = """\
+examples:
+  semiautomines evaluate                       # the main job: baselines, standard boards, maps/
+  semiautomines evaluate --agents random,greedy --boards beginner --maps none --games 1000
+  semiautomines evaluate --maps maps/ioccc/hilbert4x4.txt maps/suites/expert --boards none
+  semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
+  semiautomines evaluate --agents ppo --model runs/ppo_beginner.zip --boards beginner
+
+Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
+no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
+row (a suite); "none" for no map. Default: the repository's maps/ folder.
+A deterministic agent plays each map once; others play --games games per map row.
+Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
+results.md (also printed), win_rates.png, run.json. Ctrl-C keeps the partial results.
+"""
+
+
+def _available_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="compare agents on the same seeded games (the main job)",
+        description=__doc__.split("\n\n")[0],
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--agents",
+        default=None,
+        help=f"comma-separated agents: random, greedy, greedy-plain, ppo (default {DEFAULT_AGENTS};"
+        " ppo is skipped with a notice while no model is shipped)",
+    )
+    parser.add_argument(
+        "--boards",
+        default=DEFAULT_BOARDS,
+        help=f"comma-separated boards (default {DEFAULT_BOARDS})",
+    )
+    parser.add_argument(
+        "--maps",
+        nargs="+",
+        default=None,
+        metavar="PATH",
+        help="map files or folders (default: the repository's maps/; 'none' for no maps)",
+    )
+    parser.add_argument(
+        "--rule-set", default="complete", help="auto-solver rule set (default complete)"
+    )
+    parser.add_argument(
+        "--first-click",
+        default="safe",
+        choices=FIRST_CLICK_POLICIES,
+        help="first-click policy (default safe)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        help=f"games per agent and board (default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="run seed: same seed, same games (default 0)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes to play in; results do not depend on it (default: all cores)",
+    )
+    parser.add_argument(
+        "--out", default="results", help="folder for run folders (default results/)"
+    )
+    parser.add_argument(
+        "--model", default=None, metavar="PATH", help="PPO model .zip (default: the shipped one)"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def _names(text: str, what: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise CliError(f"--{what}: give at least one name")
+    return list(dict.fromkeys(names))
+
+
+def _check_numbers(args: argparse.Namespace) -> int:
+    if args.games <= 0:
+        raise CliError(f"--games must be at least 1, got {args.games}")
+    if args.seed < 0:
+        raise CliError(f"--seed must be 0 or more, got {args.seed}")
+    workers = _available_cores() if args.workers is None else args.workers
+    if workers <= 0:
+        raise CliError(f"--workers must be at least 1, got {workers}")
+    return workers
+
+
+def _agents(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
+    """The agents to run and their report descriptions; checks the PPO model."""
+    from agents import AGENTS, ModelNotFoundError, PPOAgent
+
+    explicit = args.agents is not None
+    names = _names(args.agents if explicit else DEFAULT_AGENTS, "agents")
+    for name in names:
+        if name not in AGENTS:
+            raise CliError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
+    descriptions = {name: name for name in names}
+    if args.model is not None and not Path(args.model).is_file():
+        raise CliError(f"{args.model}: no such model file")
+    if "ppo" in names:
+        try:
+            agent = PPOAgent(args.model)
+        except ModelNotFoundError as error:
+            if explicit or args.model is not None:
+                raise CliError(str(error)) from None
+            print(f"semiautomines evaluate: skipping ppo: {error}", file=sys.stderr)
+            names.remove("ppo")
+        else:
+            args.model = str(agent.model_path)
+            descriptions["ppo"] = agent.describe()
+    if not names:
+        raise CliError("no agent left to evaluate")
+    return names, descriptions
+
+
+def _targets(args: argparse.Namespace) -> list:
+    from agents.evaluation import board_target, map_targets
+
+    targets = []
+    if args.boards.strip().lower() != "none":
+        for name in _names(args.boards, "boards"):
+            try:
+                targets.append(board_target(name))
+            except ValueError as error:
+                raise CliError(str(error)) from None
+    if args.maps is None:
+        paths = [REPO_MAPS] if REPO_MAPS.is_dir() else []
+        if not paths:
+            print("semiautomines evaluate: no maps/ folder found; boards only", file=sys.stderr)
+    elif [p.lower() for p in args.maps] == ["none"]:
+        paths = []
+    else:
+        paths = [Path(p) for p in args.maps]
+    try:
+        targets.extend(map_targets(paths))
+    except (FileNotFoundError, PermissionError, IsADirectoryError, UnicodeDecodeError) as error:
+        raise CliError(str(error)) from None
+    names = [t.name for t in targets]
+    if not targets:
+        raise CliError("nothing to evaluate: no board and no map")
+    if len(set(names)) != len(names):
+        raise CliError("a board or map is given twice")
+    if args.first_click == "zero":
+        for target in targets:
+            if target.mines > target.width * target.height - 9:
+                raise CliError(
+                    f"{target.name}: {target.mines} mines leave no room for a zero first click"
+                )
+    return targets
+
+
+def _command(args: argparse.Namespace, agents: list[str], targets: list) -> str:
+    """The command that replays this run (every option that changes the results)."""
+    parts = ["semiautomines", "evaluate", "--agents", ",".join(agents)]
+    boards = [t.name for t in targets if t.kind == "board"]
+    parts += ["--boards", ",".join(boards) or "none"]
+    parts += [
+        "--maps",
+        *(args.maps if args.maps is not None else ["maps" if REPO_MAPS.is_dir() else "none"]),
+    ]
+    parts += ["--rule-set", args.rule_set, "--first-click", args.first_click]
+    parts += ["--games", str(args.games), "--seed", str(args.seed)]
+    if "ppo" in agents and args.model:
+        parts += ["--model", args.model]
+    return shlex.join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents.evaluation import Settings, evaluate, markdown_table, new_run_folder, write_run
+
+    from ..solver.base import get_rule_set
+
+    workers = _check_numbers(args)
+    try:
+        get_rule_set(args.rule_set)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    agents, descriptions = _agents(args)
+    targets = _targets(args)
+    settings = Settings(args.rule_set, args.first_click, args.seed, args.model)
+    try:
+        folder = new_run_folder(args.out)
+    except OSError as error:
+        raise CliError(
+            f"{args.out}: cannot make a run folder ({error.strerror or error})"
+        ) from None
+    command = _command(args, agents, targets)
+    run_result = evaluate(
+        agents,
+        targets,
+        settings,
+        args.games,
+        workers=workers,
+        progress=not args.no_progress,
+        descriptions=descriptions,
+    )
+    paths = write_run(run_result, folder, command)
+    print(markdown_table(run_result.rows))
+    print(f"\n{command}")
+    written = ", ".join(p.name for kind, p in paths.items() if kind != "run")
+    if run_result.interrupted:
+        print(
+            f"semiautomines evaluate: interrupted: partial results ({run_result.played_games} of "
+            f"{run_result.planned_games} games) written to {folder}",
+            file=sys.stderr,
+        )
+        return 130
+    if run_result.error:
+        raise CliError(
+            f"stopped by an error ({run_result.error}); partial results written to {folder}", 1
+        )
+    print(f"results written to {folder}/ ({written})")
+    return 0
