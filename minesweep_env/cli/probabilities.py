@@ -1,0 +1,185 @@
+"""``semiautomines probabilities``: the exact mine probability of every covered cell.
+
+The seed 002 tool's job: read a position, write the same grid with each ``?``
+replaced by the probability that it holds a mine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+from ..core.board import Board
+from ..core.cells import FLAGGED
+from ..errors import InconsistentBoardError
+from ..formats import parse_board
+from ..formats.source import read_text
+from ..solver.probability import PositionAnalysis, analyse_position
+from .errors import CliError
+
+EXAMPLES = """\
+examples:
+  semiautomines probabilities board.txt
+  semiautomines probabilities board.txt --mines 10 -o board.prob.txt
+  semiautomines probabilities board.txt --json
+
+BOARD is a position in the seed 002 format: a header "width height [mines]",
+then one row per line: ? covered, ! a known mine, a digit a probed cell, e.g.
+
+  3 3 2
+  ???
+  ?2!
+  ???
+
+Every layout of mines consistent with the numbers (and the total, when the
+header's third number or --mines gives it) is taken as equally likely; the
+answer is exact. Without a total, covered cells that touch no number have no
+probability and stay "?". Probabilities print with fixed decimals in aligned
+columns; 0 and 1 are printed only when exact (a near-certain cell shows
+0.001 or 0.999 rather than a rounded certainty).
+
+--json prints {"width", "height", "mines", "probabilities"}: a list of rows,
+a number for each covered cell with a probability, null elsewhere.
+
+exit status: 0 success, 2 bad input or an impossible position (one line on stderr)."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "probabilities",
+        help="exact mine probability of every covered cell of a position",
+        description="Write BOARD with each covered cell replaced by its exact mine probability.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("board", metavar="BOARD", help="position file (seed 002 format)")
+    parser.add_argument(
+        "--mines",
+        type=int,
+        metavar="N",
+        help="total mines on the board, flags included (overrides the header's count)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="write to OUT instead of standard output"
+    )
+    parser.add_argument("--json", action="store_true", help="write JSON instead of a grid")
+    parser.add_argument(
+        "--decimals",
+        type=int,
+        default=3,
+        metavar="D",
+        help="decimals of each probability in the grid (default: 3)",
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    parser.set_defaults(func=run)
+
+
+def _row_lines(text: str) -> list[int]:
+    """1-based file line of each board row (blank lines are skipped by the reader)."""
+    return [n for n, line in enumerate(text.splitlines(), start=1) if line.strip()][1:]
+
+
+def _format_probability(weight: int, layouts: int, decimals: int) -> str:
+    """Fixed decimals; 0 and 1 only when exact, so rounding never fakes a certainty."""
+    text = f"{weight / layouts:.{decimals}f}"
+    if weight and float(text) == 0:
+        return f"{10**-decimals:.{decimals}f}"
+    if weight != layouts and float(text) == 1:
+        return f"{1 - 10**-decimals:.{decimals}f}"
+    return text
+
+
+def format_probability_grid(board: Board, analysis: PositionAnalysis, decimals: int = 3) -> str:
+    """The position with each covered cell's probability, columns aligned, header first."""
+    cells = []
+    for y in range(board.height):
+        row = []
+        for x in range(board.width):
+            value = int(board.grid[y, x])
+            weight = analysis.mine_weights[y, x]
+            if value == FLAGGED:
+                row.append("!")
+            elif value >= 0:
+                row.append(str(value))
+            elif weight is None:
+                row.append("?")
+            else:
+                row.append(_format_probability(weight, analysis.layouts, decimals))
+        cells.append(row)
+    width = max(len(token) for row in cells for token in row)
+    header = f"{board.width} {board.height}"
+    if analysis.total_mines is not None:
+        header += f" {analysis.total_mines}"
+    lines = [" ".join(token.rjust(width) for token in row) for row in cells]
+    return "\n".join([header, *lines]) + "\n"
+
+
+def probabilities_json(board: Board, analysis: PositionAnalysis) -> dict:
+    """``{"width", "height", "mines", "probabilities"}``; null where there is no probability."""
+    rows = []
+    for y in range(board.height):
+        row = []
+        for x in range(board.width):
+            p = float(analysis.probabilities[y, x])
+            row.append(None if math.isnan(p) else p)
+        rows.append(row)
+    return {
+        "width": board.width,
+        "height": board.height,
+        "mines": analysis.total_mines,
+        "probabilities": rows,
+    }
+
+
+def _check_output(path: str, board_path: str, force: bool) -> None:
+    out = Path(path)
+    try:
+        same = out.exists() and out.resolve() == Path(board_path).resolve()
+    except OSError:
+        same = False
+    if same:
+        raise CliError(f"{path}: is the input BOARD; choose another output file")
+    if out.is_dir():
+        raise CliError(f"{path}: is a directory, not an output file")
+    if out.exists() and not force:
+        raise CliError(f"{path}: already exists; use --force to overwrite it")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.decimals < 1 or args.decimals > 15:
+        raise CliError(f"--decimals must be between 1 and 15, got {args.decimals}")
+    if args.output is not None:
+        _check_output(args.output, args.board, args.force)
+    text = read_text(args.board)
+    board = parse_board(text, args.board)
+    if args.mines is not None:
+        cells = board.width * board.height
+        if not 0 <= args.mines <= cells:
+            raise CliError(f"--mines {args.mines} out of range 0..{cells} for this board")
+        board.total_mines = args.mines
+    try:
+        analysis = analyse_position(board)
+    except InconsistentBoardError as error:
+        if error.cell is None:
+            raise CliError(f"{args.board}: {error}") from None
+        x, y = error.cell
+        line = _row_lines(text)[y]
+        raise CliError(f"{args.board}:{line}: {error}") from None
+    if args.json:
+        output = json.dumps(probabilities_json(board, analysis)) + "\n"
+    else:
+        output = format_probability_grid(board, analysis, args.decimals)
+    if args.output is None:
+        sys.stdout.write(output)
+        return 0
+    try:
+        Path(args.output).write_text(output, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"{args.output}: cannot write: {error.strerror or error}") from None
+    return 0
+
+
+__all__ = ["format_probability_grid", "probabilities_json", "run"]

@@ -1,0 +1,119 @@
+"""``semiautomines probabilities`` through the real entry point (a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+COMMAND = [sys.executable, "-m", "minesweep_env.cli.main", "probabilities"]
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*COMMAND, *args], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> Path:
+    path = tmp_path / "board.txt"
+    path.write_text("11 1\n?1?1???????\n")
+    return path
+
+
+def test_grid_output_replaces_each_covered_cell_by_its_probability(board_file: Path) -> None:
+    done = _run(str(board_file), "--mines", "2", cwd=board_file.parent)
+    assert done.returncode == 0, done.stderr
+    header, row = done.stdout.splitlines()
+    assert header == "11 1 2"
+    tokens = row.split()
+    # 7 layouts: the middle cell is the mine in 6 of them.
+    assert tokens[:4] == ["0.143", "1", "0.857", "1"]
+    assert tokens[4:] == ["0.143"] * 7
+    assert len(row) == 11 * 6 - 1  # aligned: every column 5 wide, one space between
+    assert row[5:12] == "     1 "
+
+
+def test_without_total_cells_off_the_frontier_stay_unknown(board_file: Path) -> None:
+    done = _run(str(board_file), "--decimals", "2", cwd=board_file.parent)
+    assert done.returncode == 0, done.stderr
+    header, row = done.stdout.splitlines()
+    assert header == "11 1"
+    assert row.split() == ["0.50", "1", "0.50", "1", "0.50"] + ["?"] * 6
+
+
+def test_json_output(tmp_path: Path) -> None:
+    path = tmp_path / "b.txt"
+    path.write_text("3 3 2\n???\n?2!\n???\n")
+    done = _run(str(path), "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["width"], data["height"], data["mines"]) == (3, 3, 2)
+    rows = data["probabilities"]
+    assert rows[1][1] is None and rows[1][2] is None
+    assert rows[0][0] == pytest.approx(1 / 7, abs=1e-12)
+
+
+def test_header_total_is_used_and_mines_overrides_it(tmp_path: Path) -> None:
+    path = tmp_path / "b.txt"
+    path.write_text("11 1 1\n?1?1???????\n")
+    done = _run(str(path), "--json", cwd=tmp_path)
+    assert json.loads(done.stdout)["probabilities"][0][2] == 1.0
+    done = _run(str(path), "--json", "--mines", "2", cwd=tmp_path)
+    assert json.loads(done.stdout)["probabilities"][0][2] == pytest.approx(6 / 7)
+
+
+def test_output_file_is_not_overwritten_without_force(board_file: Path) -> None:
+    out = board_file.parent / "out.txt"
+    out.write_text("keep me\n")
+    done = _run(str(board_file), "-o", str(out), cwd=board_file.parent)
+    assert done.returncode == 2
+    assert "--force" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert out.read_text() == "keep me\n"
+    done = _run(str(board_file), "-o", str(out), "--force", cwd=board_file.parent)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().startswith("11 1\n")
+    assert done.stdout == ""
+
+
+def test_board_is_never_overwritten(board_file: Path) -> None:
+    before = board_file.read_text()
+    done = _run(str(board_file), "-o", str(board_file), "--force", cwd=board_file.parent)
+    assert done.returncode == 2
+    assert board_file.read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("2 2\n3?\n?1\n", "board.txt:2: inconsistent position: cell (0, 0)"),
+        ("3 2\n???\n?x?\n", "board.txt:3: unexpected character 'x'"),
+        ("3 2\n???\n", "board.txt:2: expected 2 rows"),
+        ("2 1 0\n1?\n", "board.txt: inconsistent position"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, content: str, expected: str) -> None:
+    path = tmp_path / "board.txt"
+    path.write_text(content)
+    done = _run("board.txt", cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_file_and_bad_mines(tmp_path: Path, board_file: Path) -> None:
+    done = _run("nowhere.txt", cwd=tmp_path)
+    assert done.returncode == 2 and "nowhere.txt: no such file" in done.stderr
+    done = _run(str(board_file), "--mines", "99", cwd=tmp_path)
+    assert done.returncode == 2 and "--mines 99" in done.stderr
+
+
+def test_help_shows_an_example(tmp_path: Path) -> None:
+    done = _run("--help", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "semiautomines probabilities board.txt" in done.stdout
