@@ -1,0 +1,157 @@
+"""``semiautomines play``: the terminal game, played with the mouse like the IOCCC original."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.cells import STANDARD_BOARDS
+from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
+from ..formats import load_layout
+from ..solver.base import get_rule_set
+from .errors import CliError
+
+if TYPE_CHECKING:
+    from ..tui import GameSpec
+
+EXAMPLE = """\
+examples:
+  semiautomines play                          # the IOCCC program: the field fills the terminal
+  semiautomines play maps/ioccc/ioccc.txt     # play a map file (IOCCC or x/o format)
+  semiautomines play --board expert --seed 7  # 30x16, 99 mines, reproducible
+  semiautomines play maps/ioccc/unwinnable.txt --rule-set endoh-alt   # flag by hand to win
+
+mouse: left click probes (the smiley starts a new game), right click flags.
+keys:  arrows move, space/enter probe, f flag, p odds overlay, h safest guess,
+       a animation on/off, r new game, q quit.
+"""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play in the terminal with the mouse; the auto-solver makes every safe move",
+        description=(
+            "Semi-automatic Minesweeper in the terminal. You make the guesses; after each "
+            "one the rule set opens every cell it proves safe and flags every proven mine. "
+            "Without MAP or a size the field fills the terminal with a fifth of the cells "
+            "mines, as the IOCCC 2020 endoh1 program."
+        ),
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("map", nargs="?", metavar="MAP", help="map file (IOCCC or x/o grid)")
+    parser.add_argument("--rule-set", default="endoh", help="auto-solver rule set (default: endoh)")
+    parser.add_argument(
+        "--board", choices=sorted(STANDARD_BOARDS), help="a standard board size and mine count"
+    )
+    parser.add_argument("--width", type=int, help="board width in cells (with --height)")
+    parser.add_argument("--height", type=int, help="board height in cells (with --width)")
+    parser.add_argument("--mines", type=int, help="number of mines (default: a fifth of the cells)")
+    parser.add_argument(
+        "--first-click",
+        choices=FIRST_CLICK_POLICIES,
+        default=FirstClick.ENDOH.value,
+        help="what the first probe is protected from (default: endoh, as the original)",
+    )
+    parser.add_argument("--seed", type=int, help="seed for layouts and first-click moves")
+    parser.add_argument(
+        "--animate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="show the auto-solver step by step (default) or its result at once",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..tui import play
+
+    spec = build_spec(args)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("play needs a terminal: stdin and stdout must both be a tty")
+    _check_terminal(spec)
+    error = play(spec, animate=args.animate)
+    if error is not None:
+        raise CliError(error)
+    return 0
+
+
+def build_spec(args: argparse.Namespace) -> GameSpec:
+    """Check the arguments and turn them into the spec every new game is made from."""
+    from ..tui import GameSpec
+
+    try:
+        get_rule_set(args.rule_set)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    sized = args.board is not None or args.width is not None or args.height is not None
+    if args.map is not None and (sized or args.mines is not None):
+        raise CliError("give a MAP or a board size (--board, --width/--height/--mines), not both")
+    if args.board is not None and (args.width is not None or args.height is not None):
+        raise CliError("give --board or --width/--height, not both")
+    if (args.width is None) != (args.height is None):
+        raise CliError("--width and --height go together")
+    layout = size = None
+    map_path = None
+    if args.map is not None:
+        map_path = Path(args.map)
+        layout = load_layout(map_path)
+        width, height, mines = layout.width, layout.height, layout.mine_count
+    elif sized:
+        width, height, mines = (
+            STANDARD_BOARDS[args.board] if args.board else (args.width, args.height, 0)
+        )
+        if width < 1 or height < 1:
+            raise CliError(f"board must be at least 1x1, got {width}x{height}")
+        if args.mines is not None:
+            mines = args.mines
+        elif args.board is None:
+            mines = width * height // 5
+        size = (width, height, mines)
+    elif args.mines is not None:
+        raise CliError("--mines needs --width and --height (or --board)")
+    if layout is not None or size is not None:
+        _check_mines(width, height, mines, args.first_click)
+    return GameSpec(
+        rule_set=args.rule_set,
+        first_click=args.first_click,
+        layout=layout,
+        size=size,
+        map_path=map_path,
+        seed=args.seed,
+    )
+
+
+def _check_mines(width: int, height: int, mines: int, first_click: str) -> None:
+    cells = width * height
+    if not 0 <= mines <= cells:
+        raise CliError(f"--mines must be in 0..{cells} for a {width}x{height} board, got {mines}")
+    zone = {"safe": 1, "zero": min(9, cells)}.get(first_click, 0)
+    if mines > cells - zone:
+        raise CliError(
+            f"{mines} mines leave no room for the {first_click!r} first click "
+            f"on a {width}x{height} board (at most {cells - zone})"
+        )
+
+
+def _check_terminal(spec: GameSpec) -> None:
+    """Refuse a field larger than the terminal before curses touches the screen."""
+    try:
+        cols, lines = os.get_terminal_size(sys.stdout.fileno())
+    except OSError:
+        return  # curses will tell
+    from ..tui.geometry import fits
+
+    if spec.fills_terminal:
+        return
+    width, height = (spec.layout.width, spec.layout.height) if spec.layout else spec.size[:2]
+    if not fits(width, height, lines, cols):
+        what = f"map {spec.map_path}" if spec.map_path else "board"
+        raise CliError(
+            f"{what} is {width}x{height} cells: it needs a terminal of at least "
+            f"{max(2 * width, 11)}x{height + 1} (columns x lines); this one is {cols}x{lines}"
+        )

@@ -1,0 +1,95 @@
+"""Mine probabilities computed off the input loop, so a hard position never freezes play.
+
+The engine (:func:`minesweep_env.mine_probabilities`) is imported lazily: the
+game runs without it, and only the overlay and hints need it. Results are
+tagged with the version of the position they belong to; a stale one is dropped.
+A daemon thread is used so quitting never waits for a computation.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..core.board import Board
+from ..errors import InconsistentBoardError
+
+
+def _engine():
+    import minesweep_env
+
+    engine = getattr(minesweep_env, "mine_probabilities", None)
+    if engine is None:
+        raise ImportError("the probability engine is not available")
+    return engine
+
+
+class ProbabilityWorker:
+    """At most one computation at a time, for the newest position asked about."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._results: dict[int, np.ndarray] = {}
+        self._running: int | None = None
+        self._wanted: tuple[int, Board] | None = None
+        self.error: str | None = None
+        self.error_version: int | None = None
+        self._generation = 0
+
+    def forget(self) -> None:
+        """Drop everything (a new game starts its versions again)."""
+        with self._lock:
+            self._results.clear()
+            self._wanted = None
+            self.error = None
+            self.error_version = None
+            self._generation += 1
+
+    def result(self, version: int) -> np.ndarray | None:
+        with self._lock:
+            return self._results.get(version)
+
+    def request(self, version: int, board: Board) -> None:
+        """Compute for this position unless it is done, running, or failed already."""
+        with self._lock:
+            if version in self._results or self.error_version == version:
+                return
+            if self._running == version:
+                return
+            self._wanted = (version, board)
+            if self._running is not None:
+                return
+            self._start_locked()
+
+    def _start_locked(self) -> None:
+        assert self._wanted is not None
+        version, board = self._wanted
+        self._wanted = None
+        self._running = version
+        generation = self._generation
+        thread = threading.Thread(
+            target=self._compute, args=(version, board, generation), daemon=True
+        )
+        thread.start()
+
+    def _compute(self, version: int, board: Board, generation: int) -> None:
+        result: np.ndarray | None = None
+        error: str | None = None
+        try:
+            result = np.asarray(_engine()(board), dtype=float)
+        except ImportError as exc:
+            error = str(exc)
+        except InconsistentBoardError:
+            error = "your flags contradict the numbers"
+        except Exception as exc:  # the game must outlive an engine bug
+            error = f"probability engine failed: {exc}"
+        with self._lock:
+            self._running = None
+            if generation == self._generation:
+                if result is not None:
+                    self._results = {version: result}
+                else:
+                    self.error, self.error_version = error, version
+            if self._wanted is not None:
+                self._start_locked()

@@ -1,0 +1,275 @@
+"""One sitting at the terminal game, without the terminal: games, clock, cursor, odds.
+
+Everything the curses front end shows is decided here, so it can be tested
+without a screen. A session makes a new :class:`~minesweep_env.Game` on every
+restart: from the map file, at a fixed size, or (as the IOCCC program, with no
+map) at the size that fills the terminal with a fifth of the cells mines.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..core.cells import COVERED, FLAGGED
+from ..core.first_click import FirstClick
+from ..core.layout import MineLayout
+from ..core.minefield import GameState
+from ..game import Game
+from ..solver.base import get_rule_set
+from .geometry import terminal_field_size
+from .probability_worker import ProbabilityWorker
+from .solver_steps import WatchedRuleSet, chunked, reveal_order
+
+ANIMATION_FRAMES = 40
+"""Frames an auto-solver move is shown in at most (about 0.6 s at the frame delay)."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What kind of game ``r`` starts.
+
+    Exactly one of: ``layout`` (a map; every restart replays it), ``size``
+    (width, height, mines; a new random layout each time), or neither (fill the
+    terminal, a fifth of the cells mines, re-fitted on every restart).
+    """
+
+    rule_set: str = "endoh"
+    first_click: str = FirstClick.ENDOH.value
+    layout: MineLayout | None = None
+    size: tuple[int, int, int] | None = None
+    map_path: Path | None = None
+    seed: int | None = None
+
+    @property
+    def fills_terminal(self) -> bool:
+        return self.layout is None and self.size is None
+
+
+@dataclass
+class Move:
+    """What a probe or flag changed, in the order to show it."""
+
+    steps: list[list[tuple[int, int]]] = field(default_factory=list)
+    """Chunks of (flat index, new view code), one animation frame each."""
+
+
+class Session:
+    """The games of one sitting, and what the player sees of the current one.
+
+    :param spec: what every new game is made from.
+    :param lines: terminal height, for games that fill the terminal.
+    :param cols: terminal width, likewise.
+    :param animate: whether moves are shown step by step.
+    """
+
+    def __init__(self, spec: GameSpec, lines: int, cols: int, animate: bool = True):
+        self.spec = spec
+        self.animate = animate
+        self.rng = np.random.default_rng(spec.seed)
+        self.overlay = False
+        self.cursor_shown = False
+        self.odds = ProbabilityWorker()
+        self.new_game(lines, cols)
+
+    # -- games -------------------------------------------------------------------------
+    def new_game(self, lines: int, cols: int) -> None:
+        """Start over: the same map, or a fresh layout (re-fitted to the terminal)."""
+        spec = self.spec
+        if spec.layout is not None:
+            layout = spec.layout
+        else:
+            width, height, mines = spec.size or terminal_field_size(lines, cols)
+            layout = MineLayout.random(width, height, mines, self.rng)
+        self.watch = WatchedRuleSet(get_rule_set(spec.rule_set))
+        self.game = Game(layout, rule_set=self.watch, first_click=spec.first_click, seed=self.rng)
+        self.watch.minefield = self.game.minefield
+        self.shown = self.game.view.copy()
+        self.hand_flags: set[int] = set()
+        self.started_at: float | None = None
+        self.stopped_at: float | None = None
+        self.cursor = (self.game.width // 2, self.game.height // 2)
+        self.hint: tuple[int, int] | None = None
+        self.want_hint = False
+        self.message = ""
+        self.version = 0
+        self.odds.forget()
+
+    @property
+    def started(self) -> bool:
+        """Whether the first probe has been made (the layout is then final)."""
+        return self.game.minefield.probes > 0
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def width(self) -> int:
+        return self.game.width
+
+    @property
+    def height(self) -> int:
+        return self.game.height
+
+    def elapsed(self, now: float | None = None) -> int:
+        """Whole seconds since the first probe, frozen when the game ends."""
+        if self.started_at is None:
+            return 0
+        end = self.stopped_at if self.stopped_at is not None else (now or time.monotonic())
+        return int(end - self.started_at)
+
+    # -- moves -------------------------------------------------------------------------
+    def probe(self, x: int, y: int) -> Move:
+        """Probe a covered cell as a guess; the auto-solver then runs."""
+        if self.state is not GameState.PLAYING or self.game.view[y, x] != COVERED:
+            return Move()
+        before = self.game.view.copy()
+        self.watch.reset()
+        if self.started_at is None:
+            self.started_at = time.monotonic()
+        self.game.probe(x, y)
+        self.watch.settle()
+        return self._finish_move(before, (x, y))
+
+    def toggle_flag(self, x: int, y: int) -> Move:
+        """Flag a covered cell by hand (the solver then trusts it), or take a flag off."""
+        if self.state is not GameState.PLAYING:
+            return Move()
+        index = y * self.width + x
+        before = self.game.view.copy()
+        self.watch.reset()
+        if not self.game.toggle_flag(x, y):
+            return Move()
+        if self.game.view[y, x] == FLAGGED:
+            self.hand_flags.add(index)
+            if self.started:
+                self.watch.solve_after_flag()
+        else:
+            self.hand_flags.discard(index)
+        return self._finish_move(before, (x, y))
+
+    def _finish_move(self, before: np.ndarray, origin: tuple[int, int]) -> Move:
+        after = self.game.view.copy()
+        frames = [before, *self.watch.snapshots, after]
+        changes = reveal_order(frames, origin)
+        self.version += 1
+        self.hint = None
+        self.message = ""
+        if self.watch.contradiction:
+            self.message = "your flags contradict the numbers"
+        if self.state is not GameState.PLAYING and self.stopped_at is None:
+            self.stopped_at = time.monotonic()
+            self.message = "you won!" if self.state is GameState.WON else "boom."
+        if not self.animate:
+            self.shown = after
+            return Move()
+        return Move(chunked(changes, ANIMATION_FRAMES))
+
+    def show(self, step: list[tuple[int, int]]) -> None:
+        """Apply one animation frame to what is shown."""
+        flat = self.shown.reshape(-1)
+        for index, code in step:
+            flat[index] = code
+
+    def catch_up(self) -> None:
+        """Show the game as it is (the end of any animation)."""
+        self.shown = self.game.view.copy()
+
+    @property
+    def animating(self) -> bool:
+        return not np.array_equal(self.shown, self.game.view)
+
+    # -- cursor, odds, hints -----------------------------------------------------------
+    def move_cursor(self, dx: int, dy: int) -> None:
+        x, y = self.cursor
+        self.cursor = (min(max(x + dx, 0), self.width - 1), min(max(y + dy, 0), self.height - 1))
+        self.cursor_shown = True
+
+    def probabilities(self) -> np.ndarray | None:
+        """Mine probabilities of the current position, if computed yet (else starts it)."""
+        result = self.odds.result(self.version)
+        if result is None:
+            self.odds.request(self.version, self.game.minefield.board())
+        return result
+
+    def request_hint(self) -> None:
+        """Ask for the safest guess; it shows once the probabilities are in."""
+        if self.state is not GameState.PLAYING:
+            return
+        if not self.started and self.spec.first_click != FirstClick.NONE.value:
+            self.hint = self.cursor
+            self.cursor_shown = True
+            self.message = "the first probe is always safe"
+            return
+        self.want_hint = True
+        self.poll_odds()
+
+    def poll_odds(self) -> bool:
+        """Take in finished probabilities (placing a wanted hint); True if anything changed."""
+        if not (self.overlay or self.want_hint):
+            return False
+        probabilities = self.probabilities()
+        if self.odds.error is not None and self.odds.error_version == self.version:
+            changed = self.message != self.odds.error
+            self.message = self.odds.error
+            self.want_hint = False
+            return changed
+        if probabilities is None:
+            return False
+        if self.want_hint:
+            self.want_hint = False
+            cell = safest_cell(probabilities, self.game.view, self.cursor)
+            if cell is not None:
+                self.hint = self.cursor = cell
+                self.cursor_shown = True
+                self.message = f"safest guess {cell}: {_percent(probabilities[cell[1], cell[0]])}"
+            return True
+        return False
+
+    def cursor_odds(self) -> str:
+        """The overlay's readout for the cell under the cursor."""
+        probabilities = self.odds.result(self.version)
+        x, y = self.cursor
+        if probabilities is None or not self.overlay or self.cursor == self.hint:
+            return ""
+        value = probabilities[y, x]
+        if np.isnan(value):
+            return ""
+        return f"({x}, {y}) {_percent(value)} mine"
+
+
+def safest_cell(
+    probabilities: np.ndarray, view: np.ndarray, near: tuple[int, int] = (0, 0)
+) -> tuple[int, int] | None:
+    """The covered cell least likely to be a mine; ``None`` when none is covered.
+
+    Ties (common off the frontier) go to the cell with the fewest covered
+    neighbours, the likeliest to open an area, then to the one nearest ``near``.
+    """
+    covered = (view == COVERED) & ~np.isnan(probabilities)
+    if not covered.any():
+        return None
+    values = np.where(covered, probabilities, np.inf)
+    best = values.min()
+    ys, xs = np.nonzero(values <= best + 1e-12)
+    padded = np.pad(view == COVERED, 1).astype(np.int8)
+    height, width = view.shape
+    around = sum(
+        padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        if dx or dy
+    )
+    distance = np.maximum(abs(xs - near[0]), abs(ys - near[1]))
+    order = np.lexsort((distance, around[ys, xs]))
+    return int(xs[order[0]]), int(ys[order[0]])
+
+
+def _percent(p: float) -> str:
+    if p in (0.0, 1.0):
+        return f"{p * 100:.0f}%"
+    return f"{p * 100:.1f}%"
