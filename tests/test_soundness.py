@@ -8,6 +8,8 @@ brute force proves. Each check runs with the mine total and without it, on one
 ``prove`` call and on the :func:`minesweep_env.deduce` fixed point, over
 10,000 seeded random positions (made by playing random layouts up to 6x6) and a
 hypothesis search that shrinks any counter-example to a small position.
+(``complete`` is held to exactness on the fixed point: one ``prove`` call may
+return only what its cheap rules find, since the auto-solver calls it again.)
 """
 
 from __future__ import annotations
@@ -78,8 +80,9 @@ def check(name: str, board: Board, total: int | None, truth: Truth) -> None:
     assert safe <= safe_truth, f"{where}\ndeduce proved a mine safe: {safe - safe_truth}"
     assert mines <= mine_truth, f"{where}\ndeduce proved a safe cell a mine: {mines - mine_truth}"
     if name == EXACT:
-        assert (proof.safe, proof.mines) == (safe_truth, mine_truth), where
-        assert (safe, mines) == (safe_truth, mine_truth), where
+        # One call may stop at what cheap rules find (the auto-solver calls again);
+        # the fixed point must be everything brute force proves.
+        assert (safe, mines) == (safe_truth, mine_truth), f"{where}\ndeduce is not exact"
 
 
 @pytest.mark.parametrize("name", RULE_SET_NAMES)
