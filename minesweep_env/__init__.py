@@ -61,3 +61,8 @@ __all__ = [
     "parse_layout",
     "register_rule_set",
 ]
+
+# Gymnasium: `import minesweep_env` registers SemiAutoMines-v0 (the env module loads on make).
+from .envs import register_envs as _register_envs  # noqa: E402
+
+_register_envs()

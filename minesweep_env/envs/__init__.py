@@ -1,0 +1,44 @@
+"""Gymnasium environments: thin adapters from the game and its auto-solver to RL agents."""
+
+from __future__ import annotations
+
+from .maps import Map, load_maps, map_paths, maps_by_size
+from .observations import OBS_MODES, PLANE_CODES, PLANE_NAMES
+
+ENV_ID = "SemiAutoMines-v0"
+ENTRY_POINT = "minesweep_env.envs.semi_auto_mines:SemiAutoMinesEnv"
+
+
+def register_envs() -> None:
+    """Register ``SemiAutoMines-v0`` with Gymnasium (idempotent).
+
+    The entry point is a string, so importing :mod:`minesweep_env` does not
+    import the env module until an env is made.
+    """
+    from gymnasium.envs.registration import register, registry
+
+    if ENV_ID not in registry:
+        register(id=ENV_ID, entry_point=ENTRY_POINT)
+
+
+def __getattr__(name: str):
+    # The env class is loaded on first use, keeping ``import minesweep_env`` light.
+    if name == "SemiAutoMinesEnv":
+        from .semi_auto_mines import SemiAutoMinesEnv
+
+        return SemiAutoMinesEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "ENV_ID",
+    "OBS_MODES",
+    "PLANE_CODES",
+    "PLANE_NAMES",
+    "Map",
+    "SemiAutoMinesEnv",
+    "load_maps",
+    "map_paths",
+    "maps_by_size",
+    "register_envs",
+]

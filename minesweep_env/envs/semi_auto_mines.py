@@ -1,0 +1,547 @@
+"""The Gymnasium environment ``SemiAutoMines-v0``: a thin adapter over :class:`Game`.
+
+The game core decides everything (mines, probing, the auto-solver, win and
+loss); this module only turns a flat action into a probe, the view into an
+observation, and the outcome into a reward.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+from ..core.cells import COVERED, FLAGGED, STANDARD_BOARDS
+from ..core.first_click import FirstClick
+from ..core.layout import MineLayout
+from ..core.minefield import GameState
+from ..game import Game
+from ..solver.base import RuleSet, get_rule_set
+from .maps import Map, MapSource, check_same_size, load_maps
+from .observations import (
+    OBS_MODES,
+    encode_grid,
+    encode_planes,
+    encode_planes_with_probabilities,
+    observation_space,
+)
+from .probabilities import ProbabilityPlane
+
+REWARD_MODES = ("win-loss", "progress")
+"""The ``reward`` names the env accepts."""
+
+_SEED_BOUND = 2**63
+"""Layout and first-click seeds are drawn below this bound from ``np_random``."""
+
+
+class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
+    """
+    ## Description
+
+    Semi-automatic Minesweeper, after Yusuke Endoh's IOCCC 2020 entry: after
+    every probe a rule-based auto-solver opens every cell its rule set proves
+    safe and flags every cell it proves to be a mine, until it proves nothing
+    more. The agent therefore only makes the real decisions: the guesses. With
+    the default rule set ``"complete"`` (exact inference) every action the
+    agent is offered is a genuine guess, so what an agent learns here is
+    *how to guess well*, the only part of Minesweeper that logic cannot do.
+
+    ``env.unwrapped.game`` is the :class:`minesweep_env.Game` being played
+    (``rows()``, ``layout``, ``state``, ``view``, ``guesses``): tools, tests and
+    hand-written agents read the position there.
+
+    ## Action Space
+
+    ``Discrete(W * H)``: the flat index ``y * W + x`` of the cell to probe.
+    Valid actions are the covered, unflagged cells; ``env.action_masks()``
+    (the name sb3-contrib's MaskablePPO looks for, through wrappers and in
+    ``SubprocVecEnv``) and ``info["action_mask"]`` (for ``gymnasium.make_vec``)
+    give them as a ``bool`` array of length ``W * H``.
+
+    An invalid action (a probed or flagged cell) is not an exception: it
+    changes nothing and is rewarded ``invalid_action_reward`` (default -0.1).
+    Masked agents never take one.
+
+    ## Observation Space
+
+    | `obs_mode`               | dtype     | shape        | content                               |
+    |--------------------------|-----------|--------------|---------------------------------------|
+    | `"planes"` (default)     | `uint8`   | `(11, H, W)` | one-hot: covered, flagged, number 0-8 |
+    | `"grid"`                 | `int8`    | `(H, W)`     | -1 covered, -2 flagged, 0-8 number    |
+    | `"planes+probabilities"` | `float32` | `(12, H, W)` | the 11 planes, then mine probability  |
+
+    Plane ``k`` of ``"planes"`` is 1 where the cell shows: k=0 covered (not
+    flagged), k=1 flagged (a mine the solver proved), k=2+n the number n.
+    Exactly one plane is 1 on every cell. ``uint8`` keeps rollout buffers
+    small (an expert observation is 5,280 bytes, a quarter of ``float32``).
+
+    The 12th plane of ``"planes+probabilities"`` is the exact probability that
+    each cell holds a mine, given everything visible and the number of mines:
+    every layout consistent with the position counted once
+    (:func:`minesweep_env.mine_probabilities`). It is 1 on flags and 0 on
+    probed cells. No other Minesweeper env offers it: an agent can learn on top
+    of what the greedy lowest-probability baseline sees. It is computed only in
+    this mode.
+
+    **Network.** The observation is a stack of ``H x W`` feature maps, not a
+    picture, so stable-baselines3's ``check_env`` remarks on it as on an image
+    (a 3-D ``uint8`` Box whose bounds are not 0..255, smaller than 36x36, maybe
+    channels-last; for ``"grid"``, a 2-D shape it suggests flattening). Those
+    remarks are about SB3's default ``CnnPolicy`` and can be ignored: with
+    bounds 0..1 SB3 never divides the planes by 255, and its ``NatureCNN`` (8x8
+    stride-4 convolutions into a dense layer) is the wrong network here anyway:
+    it blurs the cell grid a Minesweeper policy needs and ties the weights to
+    one board size. Use a fully convolutional extractor instead: 3x3
+    convolutions with padding 1 and stride 1 throughout, and a 1x1 convolution
+    that gives every cell its own action logit, so a pattern learnt in one
+    corner is known everywhere and one network plays every board size
+    (``agents.policies.CellPolicy`` is one, for MaskablePPO). ``MlpPolicy``
+    works as it is for a quick start; read ``"grid"`` as one channel
+    (``obs[None]``) in a convolutional network.
+
+    ## Rewards
+
+    | `reward`               | win | loss | other steps                                    |
+    |------------------------|-----|------|------------------------------------------------|
+    | `"win-loss"` (default) | +1  | -1   | 0                                              |
+    | `"progress"`           | +1  | -1   | + the share of the safe cells the step opened  |
+
+    ``"win-loss"`` rewards exactly what is being measured (games won), so
+    it is the default. ``"progress"`` adds ``opened / safe cells`` on every
+    step (the probed cell, its zero flood and everything the solver opened;
+    the winning step included), a denser signal that sums to +1 over a won
+    game. An invalid action gets ``invalid_action_reward`` instead.
+
+    ## Starting State
+
+    Every cell covered. Without ``maps``, ``mines`` mines are placed uniformly
+    at random; with ``maps``, one map is chosen uniformly (or named by
+    ``reset(options={"map": path})``). The agent makes the first click; the
+    ``first_click`` policy decides what happens to a mine under it.
+
+    All randomness comes from ``np_random``: every ``reset`` draws the map (if
+    any), a layout seed and a first-click seed from it, always the same number
+    of draws. So ``reset(seed=S)`` gives the same layout for every agent, and
+    ``reset(seed=S)`` followed by N plain ``reset()`` gives the same N layouts
+    whatever the agent did in between: a paired comparison of agents.
+    ``reset(options={"layout": MineLayout})`` plays a given layout.
+
+    ## Episode End
+
+    1. Termination, won: every safe cell is probed. This includes positions
+       where the rule set's own win rule would keep the game going: under
+       ``"endoh-alt"`` (and any rule set that ignores the mine count) all safe
+       cells can be open while mines that no number proves stay unflagged. The
+       IOCCC program then waits forever (``maps/ioccc/unwinnable.txt``); the
+       env ends the episode as a win, because the only valid actions left
+       would be mines. ``info["state"]`` says ``"won"``; ``game.state`` keeps
+       the rule set's own verdict (``"playing"``).
+    2. Termination, lost: the probed cell held a mine.
+    3. Truncation: ``max_steps`` steps (default ``W * H``). A game of valid
+       actions never reaches it (each opens at least one safe cell); it only
+       stops an agent that keeps taking invalid actions.
+
+    ## Info
+
+    On ``reset`` and ``step``:
+
+    - ``"action_mask"``: ``bool`` (W*H,), the valid actions of the new position.
+    - ``"guesses"``: probes the agent has made in this game (its valid actions).
+    - ``"state"``: ``"playing"``, ``"won"`` or ``"lost"``: the env's verdict (see Episode End).
+    - ``"map"``: the path of the map being played, or ``None``.
+    - ``"layout_seed"``: the seed of a random layout, which is
+      ``MineLayout.random(W, H, mines, np.random.default_rng(layout_seed))`` before
+      the first click; ``None`` for a map or a given layout.
+
+    On ``step`` only:
+
+    - ``"opened"``: (x, y) of every cell opened this step: the probed cell, its zero
+      flood and everything the solver opened.
+    - ``"flagged"``: (x, y) of every cell the solver flagged this step.
+    - ``"mine_probability"``: the exact probability that the chosen cell held a mine,
+      computed on the position before the move (0 for the first click under
+      ``safe``, ``zero`` and ``endoh``; 1 for a flag and 0 for a probed cell when
+      the action was invalid; ``nan`` with ``info_probability=False``).
+    - ``"invalid_action"``: whether the action was invalid (and changed nothing).
+
+    ``"mine_probability"`` costs one run of the probability engine per step
+    (about as much as one pass of the ``complete`` rule set) except in
+    ``"planes+probabilities"`` mode, where the previous observation already
+    holds it. ``info_probability=False`` skips it for the fastest training.
+
+    ## Arguments
+
+    ```python
+    >>> import gymnasium as gym
+    >>> import minesweep_env  # registers SemiAutoMines-v0
+    >>> env = gym.make("SemiAutoMines-v0", board="expert", rule_set="complete")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.shape, info["action_mask"].sum()
+    ((11, 16, 30), np.int64(480))
+
+    ```
+
+    - ``board="beginner"``: ``"beginner"`` (9x9, 10 mines), ``"intermediate"``
+      (16x16, 40) or ``"expert"`` (30x16, 99): the classic levels every published
+      result uses. Ignored with ``maps``.
+    - ``width=None``, ``height=None``, ``mines=None``: override the board's size
+      and mine count (any of them), for custom boards.
+    - ``rule_set="complete"``: the auto-solver's rules, any name in
+      ``minesweep_env.RULE_SETS`` or a ``RuleSet``. ``"complete"`` proves everything
+      that can be proven, so every action left to the agent is a real guess;
+      ``"endoh"`` reproduces the IOCCC program; weaker sets (``"endoh-alt"``,
+      ``"mysweeper"``, ``"groups"``, ``"substitution"``) leave logic to the agent.
+    - ``first_click="safe"``: what happens to a mine under the first click:
+      ``"safe"`` moves it elsewhere (the modern Windows rule and the usual benchmark
+      setting), ``"zero"`` clears the cell and its neighbours, ``"endoh"`` deletes
+      it (one mine fewer, as the IOCCC program), ``"none"`` loses.
+    - ``maps=None``: a map file, a folder (its ``*.txt`` files) or a list of them.
+      Each reset plays one map, chosen with ``np_random`` or by
+      ``reset(options={"map": path})``; the first click is the agent's and the
+      ``first_click`` policy applies. All maps must have one size, since the spaces
+      are set from the first map: make one env per size
+      (``minesweep_env.envs.maps_by_size`` groups a collection).
+    - ``obs_mode="planes"``: ``"planes"``, ``"grid"`` or ``"planes+probabilities"``
+      (see Observation Space): one-hot planes are what convolutional policies read best.
+    - ``reward="win-loss"``: ``"win-loss"`` or ``"progress"`` (see Rewards).
+    - ``invalid_action_reward=-0.1``: the reward of an invalid action; negative, so
+      that stalling never pays, and small next to a loss.
+    - ``max_steps=None``: truncate after this many steps; ``None`` means ``W * H``,
+      more than any game of valid actions needs.
+    - ``info_probability=True``: whether ``info["mine_probability"]`` is computed
+      (its cost: see Info).
+    - ``render_mode=None``: ``"ansi"`` (the IOCCC screen as coloured text),
+      ``"rgb_array"`` (a picture in the classic look, for
+      ``gymnasium.wrappers.RecordVideo``) or ``"human"`` (that picture in a window;
+      the text on stdout when there is no display).
+
+    ## Vectorized environment
+
+    ```python
+    >>> envs = gym.make_vec("SemiAutoMines-v0", num_envs=8, vectorization_mode="sync")
+    >>> obs, infos = envs.reset(seed=0)
+    >>> infos["action_mask"].shape
+    (8, 81)
+
+    ```
+
+    ## Version History
+    * v0: Initial version.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        board: str = "beginner",
+        width: int | None = None,
+        height: int | None = None,
+        mines: int | None = None,
+        rule_set: str | RuleSet = "complete",
+        first_click: str = "safe",
+        maps: MapSource | None = None,
+        obs_mode: str = "planes",
+        reward: str = "win-loss",
+        invalid_action_reward: float = -0.1,
+        max_steps: int | None = None,
+        info_probability: bool = True,
+        render_mode: str | None = None,
+    ):
+        if obs_mode not in OBS_MODES:
+            raise ValueError(f"unknown obs_mode {obs_mode!r}; known: {', '.join(OBS_MODES)}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARD_MODES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            known = ", ".join(self.metadata["render_modes"])
+            raise ValueError(f"unknown render_mode {render_mode!r}; known: {known}, or None")
+        try:
+            self.first_click = FirstClick(first_click)
+        except ValueError:
+            known = ", ".join(policy.value for policy in FirstClick)
+            raise ValueError(f"unknown first_click {first_click!r}; known: {known}") from None
+        self.rule_set = get_rule_set(rule_set)
+        self.maps: list[Map] = load_maps(maps) if maps is not None else []
+        self.width, self.height, self.mines = self._board_size(board, width, height, mines)
+        self.obs_mode = obs_mode
+        self.reward_mode = reward
+        self.invalid_action_reward = float(invalid_action_reward)
+        self.max_steps = self.width * self.height if max_steps is None else int(max_steps)
+        if self.max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        self.info_probability = bool(info_probability)
+        self.render_mode = render_mode
+
+        self.action_space = gym.spaces.Discrete(self.width * self.height)
+        self.observation_space = observation_space(obs_mode, self.width, self.height)
+
+        self.game: Game | None = None
+        self.map_path: str | None = None
+        self.layout_seed: int | None = None
+        self.steps = 0
+        self.won = False
+        self._probabilities: np.ndarray | None = None
+        self._probability_plane = ProbabilityPlane()
+        self._renderer: Any = None
+
+    # -- construction helpers ---------------------------------------------------------------
+
+    def _board_size(
+        self, board: str, width: int | None, height: int | None, mines: int | None
+    ) -> tuple[int, int, int]:
+        """(width, height, mines) from the maps, or the named board with overrides."""
+        if self.maps:
+            map_width, map_height = check_same_size(self.maps)
+            given_sizes = (("width", width, map_width), ("height", height, map_height))
+            for name, given, actual in given_sizes:
+                if given is not None and given != actual:
+                    raise ValueError(
+                        f"{name}={given} but the maps are {map_width}x{map_height} "
+                        f"({self.maps[0].path})"
+                    )
+            return map_width, map_height, self.maps[0].layout.mine_count
+        if board not in STANDARD_BOARDS:
+            known = ", ".join(STANDARD_BOARDS)
+            raise ValueError(f"unknown board {board!r}; known: {known}")
+        base_width, base_height, base_mines = STANDARD_BOARDS[board]
+        width = base_width if width is None else int(width)
+        height = base_height if height is None else int(height)
+        mines = base_mines if mines is None else int(mines)
+        if width < 1 or height < 1:
+            raise ValueError(f"the board must be at least 1x1, got {width}x{height}")
+        cells = width * height
+        # The first-click zone must always fit: a cell, or a cell and its neighbours.
+        zone = {
+            FirstClick.SAFE: 1,
+            FirstClick.ZERO: min(3, width) * min(3, height),
+        }.get(self.first_click, 0)
+        if not 0 <= mines <= cells - zone:
+            raise ValueError(
+                f"mines must be in 0..{cells - zone} on a {width}x{height} board with "
+                f"first_click={self.first_click.value!r}, got {mines}"
+            )
+        return width, height, mines
+
+    # -- the Gymnasium API ------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game: a random layout, a map, or ``options["map"]`` / ``options["layout"]``.
+
+        Always draws the same three numbers from ``np_random`` (map index,
+        layout seed, first-click seed), used or not, so the layouts of later
+        resets do not depend on what happened in this one.
+        """
+        super().reset(seed=seed)
+        options = options or {}
+        map_index = int(self.np_random.integers(len(self.maps))) if self.maps else 0
+        layout_seed = int(self.np_random.integers(_SEED_BOUND))
+        click_seed = int(self.np_random.integers(_SEED_BOUND))
+
+        self.map_path, self.layout_seed = None, None
+        if "layout" in options:
+            layout = self._given_layout(options["layout"])
+        elif "map" in options:
+            layout = self._named_map(options["map"])
+        elif self.maps:
+            chosen = self.maps[map_index]
+            self.map_path, layout = chosen.path, chosen.layout
+        else:
+            self.layout_seed = layout_seed
+            layout = MineLayout.random(
+                self.width, self.height, self.mines, np.random.default_rng(layout_seed)
+            )
+        self.game = Game(layout, self.rule_set, self.first_click, seed=click_seed)
+        self.steps = 0
+        self.won = False
+        self._probabilities = None
+        info = self._info()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), info
+
+    def step(
+        self, action: int | np.integer
+    ) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Probe the cell ``action`` (``y * W + x``); the auto-solver then plays out its proofs."""
+        game = self._require_game()
+        index = int(action)
+        if not 0 <= index < self.width * self.height:
+            raise ValueError(f"action {action} is outside Discrete({self.width * self.height})")
+        self.steps += 1
+        minefield = game.minefield
+        valid = self._playing() and minefield.view.flat[index] == COVERED
+        if valid:
+            probability = self._chosen_probability(index) if self.info_probability else np.nan
+            safe_before = minefield.safe_cells_left
+            state = game.probe(index % self.width, index // self.width)
+            # Under endoh-alt all safe cells can be open while the game goes on: a win here.
+            self.won = state is GameState.WON or minefield.all_safe_opened
+            lost = state is GameState.LOST
+            reward = 1.0 if self.won else -1.0 if lost else 0.0
+            if self.reward_mode == "progress":
+                safe_total = minefield.width * minefield.height - minefield.mine_count
+                opened = safe_before - minefield.safe_cells_left
+                reward += opened / safe_total if safe_total else 0.0
+            terminated = self.won or lost
+            if not lost:  # a loss leaves the view as it was: the probabilities still hold
+                self._probabilities = None
+            opened_cells, flagged_cells = game.last_opened, game.last_flagged
+        else:
+            probability = self._probability_of_shown(index)
+            reward = self.invalid_action_reward
+            terminated = not self._playing()
+            opened_cells, flagged_cells = [], []
+        truncated = not terminated and self.steps >= self.max_steps
+        info = self._info()
+        info["opened"] = opened_cells
+        info["flagged"] = flagged_cells
+        info["mine_probability"] = probability
+        info["invalid_action"] = not valid
+        observation = self._observation()
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """``bool`` (W*H,): ``True`` on valid actions (covered, unflagged cells).
+
+        All ``False`` once the game is over. sb3-contrib's MaskablePPO calls
+        this by name.
+        """
+        game = self._require_game()
+        if not self._playing():
+            return np.zeros(self.width * self.height, dtype=bool)
+        return game.minefield.view.reshape(-1) == COVERED
+
+    def render(self) -> str | np.ndarray | None:
+        """The position in ``render_mode``: text, an RGB array, or a window (returns None)."""
+        if self.render_mode is None:
+            gym.logger.warn(
+                "render() called without a render_mode; make the env with "
+                'render_mode="ansi", "rgb_array" or "human"'
+            )
+            return None
+        game = self._require_game()
+        from ..render import render_ansi
+
+        if self.render_mode == "ansi":
+            return render_ansi(game, won=self.won, color=True)
+        if self._renderer is None:
+            from ..render import BoardPainter
+
+            self._renderer = BoardPainter()
+        picture = self._renderer.paint(game, won=self.won)
+        if self.render_mode == "rgb_array":
+            return picture
+        self._show(picture, game)
+        return None
+
+    def close(self) -> None:
+        window = getattr(self, "_window", None)
+        if window is not None:
+            window.close()
+            self._window = None
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before step(), action_masks() or render()")
+        return self.game
+
+    def _playing(self) -> bool:
+        assert self.game is not None
+        return self.game.state is GameState.PLAYING and not self.won
+
+    def _state(self) -> str:
+        assert self.game is not None
+        return GameState.WON.value if self.won else self.game.state.value
+
+    def _given_layout(self, layout: Any) -> MineLayout:
+        if not isinstance(layout, MineLayout):
+            raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
+        self._check_size(layout, "the given layout")
+        return layout
+
+    def _named_map(self, path: str | Path) -> MineLayout:
+        wanted = str(path)
+        for entry in self.maps:
+            if entry.path == wanted:
+                self.map_path = entry.path
+                return entry.layout
+        (entry,) = load_maps(Path(path))
+        self._check_size(entry.layout, entry.path)
+        self.map_path = entry.path
+        return entry.layout
+
+    def _check_size(self, layout: MineLayout, what: str) -> None:
+        if (layout.width, layout.height) != (self.width, self.height):
+            raise ValueError(
+                f"{what} is {layout.width}x{layout.height} but this env plays "
+                f"{self.width}x{self.height} boards; make an env of that size"
+            )
+
+    def _info(self) -> dict[str, Any]:
+        assert self.game is not None
+        return {
+            "action_mask": self.action_masks(),
+            "guesses": self.game.guesses,
+            "state": self._state(),
+            "map": self.map_path,
+            "layout_seed": self.layout_seed,
+        }
+
+    def _observation(self) -> np.ndarray:
+        view = self._require_game().minefield.view
+        if self.obs_mode == "planes":
+            return encode_planes(view)
+        if self.obs_mode == "grid":
+            return encode_grid(view)
+        return encode_planes_with_probabilities(view, self._current_probabilities())
+
+    def _current_probabilities(self) -> np.ndarray:
+        """Mine probability of every cell of the current position (cached until it changes)."""
+        if self._probabilities is None:
+            game = self._require_game()
+            minefield = game.minefield
+            if self.won:
+                # Every covered cell left is a mine.
+                self._probabilities = (minefield.view < 0).astype(np.float32)
+            elif minefield.probes == 0:
+                self._probabilities = np.full(
+                    minefield.view.shape, self._first_click_probability(), dtype=np.float32
+                )
+            else:
+                self._probabilities = self._probability_plane(minefield.board())
+        return self._probabilities
+
+    def _first_click_probability(self) -> float:
+        """The chance the first probe loses: zero unless the policy is ``none``."""
+        if self.first_click is not FirstClick.NONE:
+            return 0.0
+        return self._require_game().minefield.mine_count / (self.width * self.height)
+
+    def _chosen_probability(self, index: int) -> float:
+        """Exact mine probability of cell ``index`` on the position before the move."""
+        return float(self._current_probabilities().flat[index])
+
+    def _probability_of_shown(self, index: int) -> float:
+        """What an invalid action's cell is known to be: a flag is a mine, a number is not."""
+        value = self._require_game().minefield.view.flat[index]
+        if value == FLAGGED:
+            return 1.0
+        if value >= 0:
+            return 0.0
+        return np.nan  # a covered cell after the game ended
+
+    def _show(self, picture: np.ndarray, game: Game) -> None:
+        from ..render import Window, render_ansi
+
+        window = getattr(self, "_window", None)
+        if window is None:
+            window = self._window = Window("SemiAutoMines", self.metadata["render_fps"])
+        if not window.show(picture):
+            print(render_ansi(game, won=self.won, color=True), flush=True)
