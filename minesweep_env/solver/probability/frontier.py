@@ -11,6 +11,7 @@ a chain, are independent: each *component* is counted on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -37,6 +38,8 @@ class Component:
     needs: tuple[int, ...]
     """Mines each constraint still needs among its covered neighbours."""
     groups: tuple[Group, ...]
+    constraint_cells: tuple[tuple[int, ...], ...]
+    """The covered cells each constraint sees."""
 
     @property
     def cell_count(self) -> int:
@@ -58,16 +61,18 @@ class Frontier:
     """Total mines minus flags, or ``None`` when the total is unknown."""
 
 
-def _neighbour_counts(mask: np.ndarray) -> np.ndarray:
-    """For every cell, how many of its neighbours are set in ``mask`` (bool (H, W))."""
-    padded = np.pad(mask.astype(np.int16), 1)
-    h, w = mask.shape
-    total = np.zeros((h, w), dtype=np.int16)
-    for dy in range(3):
-        for dx in range(3):
-            if dx != 1 or dy != 1:
-                total += padded[dy : dy + h, dx : dx + w]
-    return total
+@lru_cache(maxsize=64)
+def _gather_table(width: int, height: int) -> np.ndarray:
+    """(W*H, 8) flat neighbour indices, padded with W*H (a cell that is always unset).
+
+    Counting a mask's neighbours is then one gather and one sum, which is
+    several times cheaper than padding and shifting for board-sized arrays.
+    """
+    table = neighbour_table(width, height)
+    out = np.full((width * height, 8), width * height, dtype=np.intp)
+    for index, cells in enumerate(table):
+        out[index, : len(cells)] = cells
+    return out
 
 
 def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
@@ -78,38 +83,50 @@ def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
         shows, or fewer covered neighbours than mines it still needs, or more
         flags than mines on the board.
     """
-    grid = board.grid
-    width = board.width
+    width, height = board.width, board.height
+    size = width * height
     total = board.total_mines if total_mines is None else total_mines
-    covered = grid == COVERED
-    numbers = grid >= 0
-    need = np.where(numbers, grid.astype(np.int16) - _neighbour_counts(grid == FLAGGED), 0)
-    room = _neighbour_counts(covered)
+    flat = board.grid.reshape(-1)
+    gather = _gather_table(width, height)
+    covered = np.zeros(size + 1, dtype=np.int8)
+    covered[:size] = flat == COVERED
+    flagged = np.zeros(size + 1, dtype=np.int8)
+    flagged[:size] = flat == FLAGGED
+    is_number = np.zeros(size + 1, dtype=np.int8)
+    is_number[:size] = flat >= 0
+    numbers = is_number[:size].astype(bool)
+    room = covered[gather].sum(axis=1)
+    need = flat - flagged[gather].sum(axis=1)
     bad = numbers & ((need < 0) | (need > room))
     if bad.any():
-        y, x = (int(v) for v in np.argwhere(bad)[0])
-        shown, flags = int(grid[y, x]), int(grid[y, x] - need[y, x])
+        index = int(np.flatnonzero(bad)[0])
+        x, y = index % width, index // width
         raise InconsistentBoardError(
-            f"shows {shown} with {flags} flag(s) and {int(room[y, x])} covered neighbour(s)",
+            f"shows {int(flat[index])} with {int(flat[index] - need[index])} flag(s) "
+            f"and {int(room[index])} covered neighbour(s)",
             (x, y),
         )
     mines_left = None
     if total is not None:
-        mines_left = int(total) - int(np.count_nonzero(grid == FLAGGED))
+        flags = int(flagged.sum())
+        mines_left = int(total) - flags
         if mines_left < 0:
-            raise InconsistentBoardError(
-                f"{mines_left + int(total)} flags but only {total} mines on the board"
-            )
-    table = neighbour_table(width, board.height)
-    flat = grid.reshape(-1)
-    active = np.flatnonzero((numbers & (room > 0)).reshape(-1))
-    flat_need = need.reshape(-1)
-    # Constraint c: number cell active[c]; cells touching constraints, grouped.
+            raise InconsistentBoardError(f"{flags} flags but only {total} mines on the board")
+    active = np.flatnonzero(numbers & (room > 0)).tolist()
+    needs = need[active].tolist()
+    table = neighbour_table(width, height)
+    is_covered = covered.tolist()
+    # Constraint c: the number at active[c]; which constraints each cell touches.
     touching: dict[int, list[int]] = {}
-    for c, number in enumerate(active.tolist()):
-        for cell in table[number]:
-            if flat[cell] == COVERED:
-                touching.setdefault(cell, []).append(c)
+    cells_of: list[list[int]] = []
+    for c, number in enumerate(active):
+        cells = [cell for cell in table[number] if is_covered[cell]]
+        cells_of.append(cells)
+        for cell in cells:
+            if cell in touching:
+                touching[cell].append(c)
+            else:
+                touching[cell] = [c]
     parent = list(range(len(active)))
 
     def root(c: int) -> int:
@@ -121,7 +138,10 @@ def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
     by_signature: dict[tuple[int, ...], list[int]] = {}
     for cell, cs in touching.items():
         signature = tuple(cs)
-        by_signature.setdefault(signature, []).append(cell)
+        if signature in by_signature:
+            by_signature[signature].append(cell)
+            continue
+        by_signature[signature] = [cell]
         first = root(cs[0])
         for c in cs[1:]:
             other = root(c)
@@ -137,15 +157,16 @@ def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
     for r, cs in members.items():
         local = {c: i for i, c in enumerate(cs)}
         groups = tuple(
-            Group(tuple(sorted(cells)), tuple(local[c] for c in signature))
-            for signature, cells in sorted(groups_of[r], key=lambda item: min(item[1]))
+            Group(tuple(cells), tuple(local[c] for c in signature))
+            for signature, cells in groups_of[r]
         )
         components.append(
             Component(
-                numbers=tuple(int(active[c]) for c in cs),
-                needs=tuple(int(flat_need[active[c]]) for c in cs),
+                numbers=tuple(active[c] for c in cs),
+                needs=tuple(needs[c] for c in cs),
                 groups=groups,
+                constraint_cells=tuple(tuple(cells_of[c]) for c in cs),
             )
         )
-    off = tuple(int(i) for i in np.flatnonzero(covered.reshape(-1)) if int(i) not in touching)
+    off = tuple(np.flatnonzero(covered[:size] & (is_number[gather].sum(axis=1) == 0)).tolist())
     return Frontier(tuple(components), off, mines_left)

@@ -41,22 +41,27 @@ def _cheap_proof(frontier: Frontier, covered: int) -> Proof:
         (safe if left == 0 else mines).update(cells)
         return Proof(safe, mines)
     for component in frontier.components:
-        cells_of: list[set[int]] = [set() for _ in component.needs]
+        for need, cells in zip(component.needs, component.constraint_cells, strict=True):
+            if need == 0:
+                safe.update(cells)
+            elif need == len(cells):
+                mines.update(cells)
+    if safe or mines:
+        return Proof(safe, mines)
+    for component in frontier.components:
+        needs = component.needs
+        if len(needs) < 2:
+            continue
+        cells_of = [set(cells) for cells in component.constraint_cells]
         pairs: set[tuple[int, int]] = set()
         for group in component.groups:
             cs = group.constraints
-            for c in cs:
-                cells_of[c].update(group.cells)
-            for i, a in enumerate(cs):
-                for b in cs[i + 1 :]:
-                    pairs.add((a, b))
-        for c, need in enumerate(component.needs):
-            if need == 0:
-                safe |= cells_of[c]
-            elif need == len(cells_of[c]):
-                mines |= cells_of[c]
+            if len(cs) > 1:
+                for i, a in enumerate(cs):
+                    for b in cs[i + 1 :]:
+                        pairs.add((a, b))
         for a, b in pairs:
-            need_a, need_b = component.needs[a], component.needs[b]
+            need_a, need_b = needs[a], needs[b]
             cells_a, cells_b = cells_of[a], cells_of[b]
             shared = cells_a & cells_b
             only_a = cells_a - shared
