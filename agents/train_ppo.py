@@ -308,8 +308,31 @@ def make_callbacks(args: Args, run_dir: Path, eval_kwargs: dict[str, Any]):
             heads = self.model.policy.mlp_extractor
             self.logger.record("policy/prior_scale", float(heads.prior_scale.detach()))
 
+    class ProgressBar(BaseCallback):
+        """A tqdm bar over env steps (SB3's own bar needs the extra ``rich`` package)."""
+
+        def _on_training_start(self) -> None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=args.total_timesteps,
+                initial=self.num_timesteps,
+                unit="step",
+                desc="training",
+                smoothing=0.05,
+            )
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.num_timesteps - self.bar.n)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
     started = time.time()
     callbacks: list[BaseCallback] = [PeriodicEvaluation(), ProbeStats()]
+    if args.progress_bar:
+        callbacks.append(ProgressBar())
     if args.checkpoint_freq:
         callbacks.append(
             CheckpointCallback(
@@ -392,7 +415,6 @@ def train(args: Args) -> Path:
             callback=callbacks,
             tb_log_name="ppo",
             reset_num_timesteps=not args.resume,
-            progress_bar=args.progress_bar,
         )
     finally:
         model.save(run_dir / "final.zip")
