@@ -1,0 +1,153 @@
+"""Speed of the exact probability engine on positions from real play.
+
+Positions come from games played by lowest-probability guessing, from fixed
+seeds: the player (no auto-solver) flags every cell that is a mine in every
+consistent layout and probes the covered cell with the lowest exact mine
+probability (ties broken by a seeded draw), asking the engine once per move.
+Every position the player asked about is kept, until each level has at least
+``--positions`` of them. Each position is then timed again ``--repeat`` times
+through :func:`minesweep_env.mine_probabilities` with the total mine count
+known, and the fastest run is kept (the machine is shared: the minimum is the
+least noisy estimate of the cost of one call). Both the wall-clock time and the
+thread CPU time are printed.
+
+The second part measures the engine's main client, the ``complete`` rule set:
+whole games with its auto-solver and a random prober, in games per CPU second.
+
+Run: ``.venv/bin/python benchmarks/probability.py`` (``--help`` for options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from minesweep_env import STANDARD_BOARDS, Board, Game, Minefield, MineLayout, analyse_position
+from minesweep_env.core.cells import COVERED
+from minesweep_env.solver.probability.frontier import read_frontier
+
+
+def play_greedy(width: int, height: int, mines: int, seed: int) -> list[Board]:
+    """One game by lowest-probability guessing; the positions the player asked about."""
+    rng = np.random.default_rng(seed)
+    field = Minefield(MineLayout.random(width, height, mines, rng), first_click="safe", rng=rng)
+    field.probe(width // 2, height // 2)
+    positions = []
+    while field.state == "playing":
+        board = field.board()
+        positions.append(board.copy())
+        analysis = analyse_position(board)
+        flat = board.grid.reshape(-1)
+        weights = analysis.mine_weights.reshape(-1)
+        covered = np.flatnonzero(flat == COVERED)
+        for index in covered:
+            if weights[index] == analysis.layouts:
+                field.set_flag(int(index) % width, int(index) // width)
+        probabilities = analysis.probabilities.reshape(-1)
+        safest = [i for i in covered if weights[i] != analysis.layouts]
+        lowest = min(probabilities[i] for i in safest)
+        choice = int(rng.choice([i for i in safest if probabilities[i] == lowest]))
+        field.probe(choice % width, choice // width)
+    return positions
+
+
+def collect(level: str, target: int) -> list[Board]:
+    width, height, mines = STANDARD_BOARDS[level]
+    positions: list[Board] = []
+    seed = 0
+    with tqdm(total=target, desc=f"{level}: playing", leave=False) as bar:
+        while len(positions) < target:
+            new = play_greedy(width, height, mines, seed)
+            positions.extend(new)
+            bar.update(min(len(new), target - bar.n))
+            seed += 1
+    return positions
+
+
+def time_positions(positions: list[Board], repeat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per position: the fastest wall time and the fastest thread CPU time, in ms."""
+    wall, cpu = [], []
+    for board in tqdm(positions, desc="timing", leave=False):
+        best_wall = best_cpu = float("inf")
+        for _ in range(repeat):
+            c0, w0 = time.thread_time(), time.perf_counter()
+            analyse_position(board)
+            w1, c1 = time.perf_counter(), time.thread_time()
+            best_wall = min(best_wall, w1 - w0)
+            best_cpu = min(best_cpu, c1 - c0)
+        wall.append(best_wall * 1e3)
+        cpu.append(best_cpu * 1e3)
+    return np.array(wall), np.array(cpu)
+
+
+def largest_component(positions: list[Board]) -> tuple[int, int, int]:
+    """(cells, groups, numbers) of the largest frontier component seen."""
+    best = (0, 0, 0)
+    for board in positions:
+        for component in read_frontier(board).components:
+            best = max(best, (component.cell_count, len(component.groups), len(component.needs)))
+    return best
+
+
+def complete_games_per_second(level: str, games: int) -> tuple[float, float]:
+    """Whole games with the ``complete`` auto-solver and a random prober: games and
+    steps per CPU second."""
+    width, height, mines = STANDARD_BOARDS[level]
+    rng = np.random.default_rng(12345)
+    layouts = [MineLayout.random(width, height, mines, rng) for _ in range(games)]
+    steps = 0
+    start = time.process_time()
+    for seed, layout in enumerate(layouts):
+        game = Game(layout, rule_set="complete", first_click="safe", seed=seed)
+        while game.state == "playing":
+            covered = np.argwhere(game.view == COVERED)
+            y, x = covered[rng.integers(len(covered))]
+            game.probe(int(x), int(y))
+            steps += 1
+    spent = time.process_time() - start
+    return games / spent, steps / spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=1000, help="positions per level")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per position")
+    parser.add_argument(
+        "--levels", nargs="+", default=["expert", "intermediate", "beginner"],
+        choices=list(STANDARD_BOARDS),
+    )
+    parser.add_argument(
+        "--games", type=int, default=300, help="games per level for the complete rule set"
+    )
+    args = parser.parse_args()
+    print("mine_probabilities per call, positions from lowest-probability play, total known")
+    print(f"(fastest of {args.repeat} runs per position; wall / thread CPU, ms)")
+    header = (
+        f"{'level':<13}{'positions':>10}{'median':>16}{'p99':>16}{'worst':>16}"
+        "   largest component"
+    )
+    print(header)
+    for level in args.levels:
+        positions = collect(level, args.positions)
+        wall, cpu = time_positions(positions, args.repeat)
+        cells, groups, numbers = largest_component(positions)
+
+        def pair(q: float, wall=wall, cpu=cpu) -> str:
+            return f"{np.percentile(wall, q):.3f}/{np.percentile(cpu, q):.3f}"
+
+        print(
+            f"{level:<13}{len(positions):>10}{pair(50):>16}{pair(99):>16}{pair(100):>16}"
+            f"   {cells} cells, {groups} groups, {numbers} numbers"
+        )
+    print()
+    print(f"complete rule set: {args.games} whole games, random prober, safe first click")
+    for level in args.levels:
+        games, steps = complete_games_per_second(level, args.games)
+        print(f"{level:<13}{games:>10.0f} games/s {steps:>10.0f} steps/s (CPU time)")
+
+
+if __name__ == "__main__":
+    main()
