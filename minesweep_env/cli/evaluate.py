@@ -130,32 +130,38 @@ def _check_numbers(args: argparse.Namespace) -> int:
     return workers
 
 
-def _agents(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
-    """The agents to run and their report descriptions; checks the PPO model."""
-    from agents import AGENTS, ModelNotFoundError, PPOAgent
+def _agents(args: argparse.Namespace) -> list[str]:
+    """The agents asked for (checked names; the PPO model is checked later)."""
+    from agents import AGENTS
 
-    explicit = args.agents is not None
-    names = _names(args.agents if explicit else DEFAULT_AGENTS, "agents")
+    names = _names(args.agents if args.agents is not None else DEFAULT_AGENTS, "agents")
     for name in names:
         if name not in AGENTS:
             raise CliError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
-    descriptions = {name: name for name in names}
     if args.model is not None and not Path(args.model).is_file():
         raise CliError(f"{args.model}: no such model file")
-    if "ppo" in names:
-        try:
-            agent = PPOAgent(args.model)
-        except ModelNotFoundError as error:
-            if explicit or args.model is not None:
-                raise CliError(str(error)) from None
-            print(f"semiautomines evaluate: skipping ppo: {error}", file=sys.stderr)
-            names.remove("ppo")
-        else:
-            args.model = str(agent.model_path)
-            descriptions["ppo"] = agent.describe()
-    if not names:
-        raise CliError("no agent left to evaluate")
-    return names, descriptions
+    return names
+
+
+def _load_ppo(args: argparse.Namespace, names: list[str]) -> dict[str, str]:
+    """Check the PPO model; drop ppo with a notice when it was not asked for
+    and none is shipped. Returns the report descriptions of the agents."""
+    from agents import ModelNotFoundError, PPOAgent
+
+    descriptions = {name: name for name in names}
+    if "ppo" not in names:
+        return descriptions
+    try:
+        agent = PPOAgent(args.model)
+    except ModelNotFoundError as error:
+        if args.agents is not None or args.model is not None:
+            raise CliError(str(error)) from None
+        names.remove("ppo")
+        print(f"semiautomines evaluate: skipping ppo: {error}", file=sys.stderr)
+    else:
+        args.model = str(agent.model_path)
+        descriptions["ppo"] = agent.describe()
+    return descriptions
 
 
 def _targets(args: argparse.Namespace) -> list:
@@ -220,8 +226,9 @@ def run(args: argparse.Namespace) -> int:
         get_rule_set(args.rule_set)
     except ValueError as error:
         raise CliError(str(error)) from None
-    agents, descriptions = _agents(args)
+    agents = _agents(args)
     targets = _targets(args)
+    descriptions = _load_ppo(args, agents)
     settings = Settings(args.rule_set, args.first_click, args.seed, args.model)
     try:
         folder = new_run_folder(args.out)

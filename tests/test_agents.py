@@ -1,0 +1,184 @@
+"""The baseline agents: valid actions, seeding, the greedy rule and its tie-break."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from brute_force import exact_probabilities
+from positions import random_position
+
+from agents import AGENTS, GreedyAgent, PlainGreedyAgent, RandomAgent, make_agent
+from agents.greedy import first_click_cell, neighbour_counts, zero_chance
+from agents.ppo import ModelNotFoundError, PPOAgent, default_model_path, obs_mode_of
+from minesweep_env import Board, Game, MineLayout
+from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.core.first_click import FirstClick
+
+
+def _mask(view: np.ndarray) -> np.ndarray:
+    return view.reshape(-1) == COVERED
+
+
+def _position_game(board: Board, probes: int = 1, first_click: str = "safe") -> SimpleNamespace:
+    """A stand-in for a Game at ``board``: what GreedyAgent reads of ``game.minefield``."""
+    minefield = SimpleNamespace(
+        width=board.width,
+        height=board.height,
+        probes=probes,
+        first_click=FirstClick(first_click),
+        view=board.grid,
+        board=lambda: board.copy(),
+    )
+    return SimpleNamespace(minefield=minefield)
+
+
+def test_registry_names_and_unknown_agent():
+    assert {"random", "greedy", "greedy-plain", "ppo"} <= set(AGENTS)
+    with pytest.raises(ValueError, match="unknown agent 'nope'; known: random"):
+        make_agent("nope")
+
+
+def test_random_agent_picks_only_valid_cells_and_replays_with_its_seed():
+    mask = np.zeros(81, dtype=bool)
+    mask[[3, 17, 40, 80]] = True
+    agent = RandomAgent()
+    agent.reset(seed=5)
+    first = [agent.act(None, mask) for _ in range(200)]
+    assert set(first) == {3, 17, 40, 80}  # all of them, nothing else
+    agent.reset(seed=5)
+    assert [agent.act(None, mask) for _ in range(200)] == first
+
+
+@pytest.mark.parametrize(
+    ("policy", "size", "cell"),
+    [
+        ("safe", (9, 9), (0, 0)),
+        ("none", (30, 16), (0, 0)),
+        ("zero", (9, 9), (3, 3)),
+        ("zero", (30, 16), (3, 3)),
+        ("zero", (5, 4), (2, 1)),  # pulled inward on a small board
+    ],
+)
+def test_greedy_first_click_is_the_known_best_cell(policy, size, cell):
+    width, height = size
+    assert first_click_cell(width, height, policy) == cell
+    layout = MineLayout.random(width, height, 3, np.random.default_rng(0))
+    game = Game(layout, rule_set="complete", first_click=policy, seed=1)
+    action = GreedyAgent().act(None, _mask(game.view), game)
+    assert (action % width, action // width) == cell
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_greedy_probes_a_cell_of_lowest_exact_probability(seed):
+    board, _ = random_position(seed)
+    mask = _mask(board.grid)
+    if not mask.any():
+        return
+    _, probabilities = exact_probabilities(board, board.total_mines)
+    lowest = min(probabilities[i] for i in np.flatnonzero(mask))
+    for agent in (GreedyAgent(), PlainGreedyAgent(seed=seed)):
+        action = agent.act(None, mask, _position_game(board))
+        assert mask[action]
+        assert probabilities[action] == lowest
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_greedy_tie_break_prefers_the_likeliest_zero_then_corners(seed):
+    board, _ = random_position(seed)
+    mask = _mask(board.grid)
+    if not mask.any():
+        return
+    _, exact = exact_probabilities(board, board.total_mines)
+    lowest = min(exact[i] for i in np.flatnonzero(mask))
+    tied = [i for i in np.flatnonzero(mask) if exact[i] == lowest]
+    p = np.full(board.grid.size, np.nan)
+    for i, value in exact.items():
+        p[i] = float(value)
+    zero = zero_chance(board.grid, p.reshape(board.grid.shape)).reshape(-1)
+    neighbours = neighbour_counts(board.height, board.width).reshape(-1)
+    best = min(tied, key=lambda i: (-round(zero[i], 12), neighbours[i], i))
+    assert GreedyAgent().act(None, mask, _position_game(board)) == best
+
+
+def test_zero_chance_is_the_product_of_neighbour_safety():
+    board = Board.from_rows(["1??", "???", "??!"], total_mines=2)
+    p = np.full((3, 3), 0.25)
+    p[0, 0] = np.nan
+    p[2, 2] = np.nan
+    zero = zero_chance(board.grid, p)
+    assert zero[0, 1] == pytest.approx(0.75**4)  # (0,0) open, 4 covered neighbours
+    assert zero[1, 1] == 0.0  # next to the flag
+    assert zero[1, 0] == pytest.approx(0.75**4)
+
+
+def test_neighbour_counts_of_corners_edges_and_inside():
+    counts = neighbour_counts(4, 5)
+    assert counts[0, 0] == 3 and counts[0, 2] == 5 and counts[1, 1] == 8 and counts[3, 4] == 3
+    assert neighbour_counts(1, 4).tolist() == [[1, 2, 2, 1]]
+
+
+def test_plain_greedy_breaks_ties_at_random_but_replays_with_its_seed():
+    board = Board(np.full((9, 9), COVERED, dtype=np.int8), 10)
+    game = _position_game(board, probes=0)
+    mask = _mask(board.grid)
+    agent = PlainGreedyAgent()
+    picks = []
+    for seed in range(30):
+        agent.reset(seed=seed)
+        picks.append(agent.act(None, mask, game))
+    assert len(set(picks)) > 10  # not always the same cell
+    agent.reset(seed=3)
+    assert agent.act(None, mask, game) == picks[3]
+
+
+def test_greedy_plays_whole_games_with_valid_moves_only():
+    for seed in range(20):
+        layout = MineLayout.random(9, 9, 10, np.random.default_rng(seed))
+        game = Game(layout, rule_set="complete", first_click="safe", seed=seed)
+        agent = GreedyAgent()
+        while game.state == "playing":
+            mask = _mask(game.view)
+            action = agent.act(None, mask, game)
+            assert mask[action]
+            game.probe(action % 9, action // 9)
+        assert game.state in ("won", "lost")
+
+
+def test_greedy_never_probes_a_flag():
+    board = Board.from_rows(["1!?", "???"], total_mines=1)
+    flat = board.grid.reshape(-1)
+    assert flat[1] == FLAGGED
+    action = GreedyAgent().act(None, _mask(board.grid), _position_game(board))
+    assert action != 1 and _mask(board.grid)[action]
+
+
+def test_ppo_agent_says_plainly_when_the_model_is_missing(tmp_path, monkeypatch):
+    with pytest.raises(ModelNotFoundError, match="no such model file"):
+        PPOAgent(tmp_path / "absent.zip")
+    monkeypatch.setattr("agents.ppo.MODELS_DIR", tmp_path)
+    with pytest.raises(ModelNotFoundError, match="no PPO model shipped yet"):
+        default_model_path()
+    (tmp_path / "ppo_a.zip").write_bytes(b"")
+    (tmp_path / "ppo_b.zip").write_bytes(b"")
+    assert default_model_path().name == "ppo_b.zip"
+    (tmp_path / "ppo_default.zip").write_bytes(b"")
+    assert default_model_path().name == "ppo_default.zip"
+
+
+def test_ppo_agent_rejects_a_file_that_is_not_a_model(tmp_path):
+    bad = tmp_path / "ppo_bad.zip"
+    bad.write_text("not a zip")
+    with pytest.raises(ModelNotFoundError, match="cannot load a MaskablePPO model"):
+        PPOAgent(bad)
+
+
+def test_obs_mode_of_a_model_from_its_sidecar_or_its_shape(tmp_path):
+    sidecar = tmp_path / "m.json"
+    assert obs_mode_of((11, 9, 9), sidecar) == "planes"
+    assert obs_mode_of((12, 9, 9), sidecar) == "planes+probabilities"
+    assert obs_mode_of((9, 9), sidecar) == "grid"
+    sidecar.write_text(json.dumps({"env_kwargs": {"obs_mode": "planes+probabilities"}}))
+    assert obs_mode_of((11, 9, 9), sidecar) == "planes+probabilities"
