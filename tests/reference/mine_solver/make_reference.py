@@ -13,17 +13,23 @@ per line to ``cases.jsonl``:
 ``rows`` the map as ``x``/``o`` strings, ``start`` [x, y], ``exit`` the tool's
 exit status, ``verdict`` "solvable" (exit 0) or "not solvable" (exit 2),
 ``message`` the tool's reason when it gives up ("Cannot solve", "Stepped on
-mine", "Field has unreachable part"), ``start_on_mine``.
+mine", "Field has unreachable part"), ``board`` the tool's board where it gave
+up (``,`` covered, ``X`` mine, ``.`` or a digit opened, ``!`` the mine it
+stepped on), ``start_on_mine``.
 
-Maps vary in size (3..14 x 3..10) and density (4..26 %); a third of the start
+Maps vary in size (3..14 x 3..10 unless --max-width/--max-height say more)
+and density (4..26 %); a third of the start
 cells are drawn from all cells (so some lie on mines), a third from safe cells,
 a third from cells with no neighbouring mine, so both verdicts are common.
 
 Usage::
 
     python3 tests/reference/mine_solver/make_reference.py \\
-        --tool /tmp/ms/mine-solver.py --count 600 --seed 2026 \\
+        --tool /tmp/ms/mine-solver.py --count 800 --seed 2026 \\
         --out tests/reference/mine_solver/cases.jsonl
+    python3 tests/reference/mine_solver/make_reference.py \\
+        --tool /tmp/ms/mine-solver.py --count 200 --seed 2027 \\
+        --max-width 30 --max-height 16 --out tests/reference/mine_solver/cases_large.jsonl
 """
 
 from __future__ import annotations
@@ -40,9 +46,11 @@ TOOL_TIMEOUT_S = 60.0
 """The tool enumerates substitutions and can be slow; a case over this is dropped."""
 
 
-def draw_map(rng: random.Random) -> tuple[list[str], tuple[int, int]]:
+def draw_map(
+    rng: random.Random, max_width: int = 14, max_height: int = 10
+) -> tuple[list[str], tuple[int, int]]:
     """A random map and start cell (see the module docstring for the mix)."""
-    width, height = rng.randint(3, 14), rng.randint(3, 10)
+    width, height = rng.randint(3, max_width), rng.randint(3, max_height)
     density = rng.uniform(0.04, 0.26)
     cells = width * height
     mine_count = max(1, min(cells - 1, round(density * cells)))
@@ -88,10 +96,11 @@ def run_tool(tool: Path, rows: list[str], start: tuple[int, int]) -> dict | None
     if done.returncode not in (0, 2):
         raise RuntimeError(f"tool failed (exit {done.returncode}): {done.stderr.strip()}")
     lines = [line for line in done.stdout.splitlines() if line.strip()]
-    message = ""
+    message, board = "", []
     if done.returncode == 2:
-        # The reason is the line before the closing timing line.
+        # The board where it stopped, then the reason, then a timing line.
         message = lines[-2].strip()
+        board = ["".join(line.split()) for line in lines[-2 - len(rows) : -2]]
     return {
         "rows": rows,
         "start": list(start),
@@ -99,6 +108,7 @@ def run_tool(tool: Path, rows: list[str], start: tuple[int, int]) -> dict | None
         "exit": done.returncode,
         "verdict": "solvable" if done.returncode == 0 else "not solvable",
         "message": message,
+        "board": board,
     }
 
 
@@ -108,6 +118,8 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=600, help="maps to draw")
     parser.add_argument("--seed", type=int, default=2026, help="random seed")
     parser.add_argument("--out", type=Path, required=True, help="JSON-lines file to write")
+    parser.add_argument("--max-width", type=int, default=14, help="widest map drawn")
+    parser.add_argument("--max-height", type=int, default=10, help="tallest map drawn")
     args = parser.parse_args()
     if args.out.exists():
         parser.error(f"{args.out} exists; remove it first")
@@ -116,7 +128,7 @@ def main() -> int:
     counts = {"solvable": 0, "not solvable": 0}
     with args.out.open("w") as out:
         for number in range(args.count):
-            rows, start = draw_map(rng)
+            rows, start = draw_map(rng, args.max_width, args.max_height)
             case = run_tool(args.tool, rows, start)
             if case is None:
                 dropped += 1
