@@ -167,7 +167,9 @@ def test_cli_not_solvable_prints_count_and_a_readable_board(maps: Path) -> None:
 
 
 def test_cli_start_on_a_mine_says_so(maps: Path) -> None:
-    done = run_cli("solvable", str(maps / "easy.txt"), "--start", "4", "3", "--rule-set", "complete")
+    done = run_cli(
+        "solvable", str(maps / "easy.txt"), "--start", "4", "3", "--rule-set", "complete"
+    )
     assert done.returncode == 1
     assert done.stdout.splitlines()[:2] == ["not solvable", "the start cell (4, 3) is a mine"]
 
