@@ -182,3 +182,40 @@ def test_obs_mode_of_a_model_from_its_sidecar_or_its_shape(tmp_path):
     assert obs_mode_of((9, 9), sidecar) == "grid"
     sidecar.write_text(json.dumps({"env_kwargs": {"obs_mode": "planes+probabilities"}}))
     assert obs_mode_of((11, 9, 9), sidecar) == "planes+probabilities"
+
+
+@pytest.mark.slow
+def test_ppo_agent_plays_a_saved_model_on_any_board_size(tmp_path):
+    """A tiny MaskablePPO with the per-cell policy, saved and reloaded by the
+    harness's ppo agent, plays its training board and other sizes with valid
+    actions only."""
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    from agents.evaluation import Settings, board_target, evaluate
+    from agents.policies import CellPolicy
+
+    env = gymnasium.make("SemiAutoMines-v0", board="beginner", obs_mode="planes")
+    model = MaskablePPO(
+        CellPolicy,
+        env,
+        n_steps=16,
+        batch_size=16,
+        n_epochs=1,
+        policy_kwargs={"features_extractor_kwargs": {"channels": 8, "blocks": 1}},
+        seed=0,
+        device="cpu",
+    )
+    model.learn(16)
+    path = tmp_path / "ppo_tiny.zip"
+    model.save(path)
+    agent = make_agent("ppo", model=path)
+    assert agent.obs_mode == "planes" and agent.deterministic
+    targets = [board_target("beginner"), board_target("7x5x6")]
+    run = evaluate(["ppo"], targets, Settings(model=str(path)), games=4, progress=False)
+    assert [(r["board"], r["games"], r["invalid_actions"]) for r in run.rows] == [
+        ("beginner", 4, 0),
+        ("7x5x6", 4, 0),
+    ]
+    again = evaluate(["ppo"], targets, Settings(model=str(path)), games=4, progress=False)
+    assert [r["wins"] for r in again.rows] == [r["wins"] for r in run.rows]
