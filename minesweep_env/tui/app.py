@@ -163,6 +163,7 @@ class App:
             self._play(session.toggle_flag(*session.cursor))
         elif event in (ord("p"), ord("P")):
             session.overlay = not session.overlay
+            session.cursor_shown = session.overlay and session.cursor_shown
             session.message = "odds overlay on" if session.overlay else ""
         elif event in (ord("h"), ord("H")):
             session.request_hint()
