@@ -11,7 +11,13 @@ from tqdm import tqdm
 
 from ..core.cells import STANDARD_BOARDS
 from ..formats import format_ioccc
-from ..generation.no_guess import METHODS, default_start, generate_no_guess, generate_random
+from ..generation.no_guess import (
+    METHODS,
+    check_fits,
+    default_start,
+    generate_no_guess,
+    generate_random,
+)
 from ..generation.start_file import format_start, start_path
 from ..solver.base import get_rule_set
 from .errors import EXIT_OK, CliError
@@ -114,6 +120,11 @@ def run(args: argparse.Namespace) -> int:
         start = default_start(width, height)
     if start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
         raise CliError(f"start cell ({start[0]}, {start[1]}) is outside the {width}x{height} board")
+    if args.no_guess:
+        try:
+            check_fits(width, height, mines, start)
+        except ValueError as error:
+            raise CliError(str(error)) from None
     if args.out.exists() and not args.out.is_dir():
         raise CliError(f"{args.out}: exists and is not a folder")
     paths = [args.out / f"{prefix}-{i:03d}.txt" for i in range(args.count)]

@@ -1,0 +1,141 @@
+"""Time per no-guess map, and how far the repair method is from uniform.
+
+Part 1: for each standard board, rule set and method, generate ``--maps`` no-guess
+maps from the default start (the centre) and print the wall time per map
+(median, mean, 90th percentile, max; one process, one core), the fresh draws per
+map (for rejection: 1 / the share of uniform layouts that are no-guess) and the
+mines moved per map (repair). Target: expert maps at a median under 1 s.
+
+Part 2: the repair method's bias. Rejection sampling is uniform over no-guess
+layouts with a mine-free start zone, so it is the yardstick: on ``--bias-maps``
+expert maps from each method, compare the mean 3BV (the clicks a perfect player
+needs: one per opening plus one per number cell not next to an opening), the
+mean number of openings, and the mine density in the ring at distance 2 from the
+start (the cells just outside the mine-free 3x3 zone) and in the rest.
+
+Every figure comes from fixed seeds. The machine may be shared: wall times are
+noisy, rerun on a quiet machine for final figures.
+
+Run: ``.venv/bin/python benchmarks/generate.py`` (``--help`` for options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from minesweep_env import STANDARD_BOARDS, MineLayout
+from minesweep_env.core.cells import neighbour_table
+from minesweep_env.generation import default_start, generate_no_guess
+
+
+def openings_and_3bv(layout: MineLayout) -> tuple[int, int]:
+    """(number of openings, 3BV) of a layout."""
+    w, h = layout.width, layout.height
+    mines = layout.mines.reshape(-1)
+    numbers = layout.numbers.reshape(-1)
+    table = neighbour_table(w, h)
+    seen = np.zeros(w * h, dtype=bool)
+    openings = 0
+    for cell in range(w * h):
+        if mines[cell] or numbers[cell] != 0 or seen[cell]:
+            continue
+        openings += 1
+        stack = [cell]
+        seen[cell] = True
+        while stack:
+            c = stack.pop()
+            if numbers[c] != 0:
+                continue
+            for n in table[c]:
+                if not seen[n]:
+                    seen[n] = True
+                    stack.append(n)
+    lone_numbers = int(np.count_nonzero(~mines & ~seen))
+    return openings, openings + lone_numbers
+
+
+def ring_density(layout: MineLayout, start: tuple[int, int]) -> tuple[float, float]:
+    """Mine density at Chebyshev distance exactly 2 from the start, and beyond 2."""
+    ys, xs = np.indices(layout.mines.shape)
+    distance = np.maximum(abs(xs - start[0]), abs(ys - start[1]))
+    ring, rest = distance == 2, distance > 2
+    return float(layout.mines[ring].mean()), float(layout.mines[rest].mean())
+
+
+def time_maps(
+    board: str, rule_set: str, method: str, count: int, seed: int
+) -> tuple[list[float], list[int], list[int], list[MineLayout]]:
+    width, height, mines = STANDARD_BOARDS[board]
+    seconds, draws, repairs, layouts = [], [], [], []
+    label = f"{board} {rule_set} {method}"
+    for i in tqdm(range(count), desc=label, leave=False, disable=None):
+        began = time.perf_counter()
+        made = generate_no_guess(
+            width,
+            height,
+            mines,
+            np.random.default_rng([seed, i]),
+            rule_set=rule_set,
+            method=method,
+        )
+        seconds.append(time.perf_counter() - began)
+        draws.append(made.draws)
+        repairs.append(made.repairs)
+        layouts.append(made.layout)
+    return seconds, draws, repairs, layouts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--maps", type=int, default=30, help="maps per board/rule set/method")
+    parser.add_argument("--bias-maps", type=int, default=300, help="expert maps per method")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--rule-sets", nargs="+", default=["substitution", "complete"], metavar="NAME"
+    )
+    args = parser.parse_args()
+
+    print(f"Part 1: seconds per no-guess map ({args.maps} maps each, start at the centre)")
+    print(
+        f"{'board':<13}{'rule set':<14}{'method':<11}{'median':>8}{'mean':>8}"
+        f"{'p90':>8}{'max':>8}{'draws':>8}{'moved':>8}"
+    )
+    for board in STANDARD_BOARDS:
+        for rule_set in args.rule_sets:
+            for method in ("rejection", "repair"):
+                seconds, draws, repairs, _ = time_maps(
+                    board, rule_set, method, args.maps, args.seed
+                )
+                p90 = float(np.percentile(seconds, 90))
+                print(
+                    f"{board:<13}{rule_set:<14}{method:<11}"
+                    f"{statistics.median(seconds):8.3f}{statistics.mean(seconds):8.3f}"
+                    f"{p90:8.3f}{max(seconds):8.3f}"
+                    f"{statistics.mean(draws):8.2f}{statistics.mean(repairs):8.2f}"
+                )
+
+    width, height, _ = STANDARD_BOARDS["expert"]
+    start = default_start(width, height)
+    print(f"\nPart 2: expert, {args.bias_maps} maps per method, rule set {args.rule_sets[0]}")
+    print(f"{'method':<11}{'3BV':>8}{'openings':>10}{'ring-2 density':>16}{'beyond':>8}")
+    for method in ("rejection", "repair"):
+        _, _, _, layouts = time_maps(
+            "expert", args.rule_sets[0], method, args.bias_maps, args.seed + 1
+        )
+        stats = [openings_and_3bv(layout) for layout in layouts]
+        rings = [ring_density(layout, start) for layout in layouts]
+        print(
+            f"{method:<11}{statistics.mean(s[1] for s in stats):8.1f}"
+            f"{statistics.mean(s[0] for s in stats):10.2f}"
+            f"{statistics.mean(r[0] for r in rings):16.3f}"
+            f"{statistics.mean(r[1] for r in rings):8.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
