@@ -182,12 +182,15 @@ def test_evaluate_writes_every_report_in_a_new_folder(tmp_path):
         assert record["wins"] == round(record["win_rate"] * record["games"])
         assert record["mean_guesses"] >= 1
     assert [r["games"] for r in records] == [6, 6, 6, 1]  # greedy plays a map once
+    assert [r["exact"] for r in records] == [False, False, False, True]
     csv_lines = (folder / "results.csv").read_text().splitlines()
     assert len(csv_lines) == 5 and csv_lines[0].startswith("agent,board,games,wins,win_rate")
     assert (folder / "win_rates.png").read_bytes()[:4] == b"\x89PNG"
     table = (folder / "results.md").read_text()
     assert "| greedy | beginner |" in table and "| greedy | beginner |" in result.stdout
     assert "--games 6 --seed 0" in table  # the command that made it
+    assert "| greedy | maps/small.txt | 6x6/5 | 1 |" in table and "exact (one fixed game)" in table
+    assert "- `maps/small.txt`: 6x6, 5 mines" in table  # the maps are listed
     again = run_cli(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert len(list(out.iterdir())) == 2  # a second folder, the first untouched

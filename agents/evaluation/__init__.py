@@ -2,7 +2,7 @@
 
 from .harness import Run, evaluate, games_for, plan
 from .play import Settings, game_seed
-from .report import markdown_table, new_run_folder, write_run
+from .report import maps_section, markdown_table, new_run_folder, write_run
 from .stats import GameRecord, summarise, wilson_interval
 from .targets import Target, board_target, map_targets
 
@@ -16,6 +16,7 @@ __all__ = [
     "game_seed",
     "games_for",
     "map_targets",
+    "maps_section",
     "markdown_table",
     "new_run_folder",
     "plan",

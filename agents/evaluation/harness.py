@@ -143,7 +143,8 @@ def evaluate(
             if not played:
                 continue
             records[(agent, target.name)] = played
-            rows.append(_row(agent, target, settings, played, descriptions))
+            exact = deterministic[agent] and target.kind == "map" and len(target.maps) == 1
+            rows.append(_row(agent, target, settings, played, descriptions, exact))
     return Run(
         rows=rows,
         settings=settings,
@@ -161,9 +162,13 @@ def _row(
     settings: Settings,
     played: list[GameRecord],
     descriptions: dict[str, str] | None,
+    exact: bool,
 ) -> dict[str, Any]:
     row: dict[str, Any] = {"agent": agent, "board": target.name}
     row.update(summarise(played))
+    # A deterministic agent on one fixed map plays one game that every replay
+    # would repeat: its result is exact, and an interval around it means nothing.
+    row["exact"] = exact
     row.update(
         kind=target.kind,
         width=target.width,

@@ -23,6 +23,7 @@ RECORD_KEYS = (
     "mean_safe_opened",
     "games_per_s",
     "invalid_actions",
+    "exact",
     "kind",
     "width",
     "height",
@@ -64,10 +65,32 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {row['agent']} | {row['board']} | {size} | {row['games']} "
             f"| {100 * row['win_rate']:.1f}% "
-            f"| {100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}% "
+            f"| {_interval(row)} "
             f"| {row['mean_guesses']:.2f} | {100 * row['mean_safe_opened']:.1f}% "
             f"| {row['games_per_s']:.1f} |"
         )
+    return "\n".join(lines)
+
+
+def _interval(row: dict[str, Any]) -> str:
+    if row.get("exact"):
+        return "exact (one fixed game)"
+    return f"{100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%"
+
+
+def maps_section(rows: list[dict[str, Any]]) -> str:
+    """The maps of a run: each map row's size and files, for the report."""
+    seen: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row.get("kind") == "map":
+            seen.setdefault(row["board"], row)
+    if not seen:
+        return ""
+    lines = ["Maps (first click by the agent; a folder of same-size maps is one row):", ""]
+    for name, row in seen.items():
+        size = f"{row['width']}x{row['height']}, {row['mines']} mines"
+        count = row.get("maps") or 1
+        lines.append(f"- `{name}`: {size}" + (f", {count} layouts" if count > 1 else ""))
     return "\n".join(lines)
 
 
@@ -98,8 +121,9 @@ def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
                 continue
             xs.append(b - 0.4 + width * (a + 0.5))
             rates.append(100 * row["win_rate"])
-            below.append(100 * (row["win_rate"] - row["ci_low"]))
-            above.append(100 * (row["ci_high"] - row["win_rate"]))
+            exact = bool(row.get("exact"))  # one fixed game: no interval to draw
+            below.append(0.0 if exact else 100 * (row["win_rate"] - row["ci_low"]))
+            above.append(0.0 if exact else 100 * (row["ci_high"] - row["win_rate"]))
         axes.bar(xs, rates, width, yerr=[below, above], capsize=3, label=agent)
     axes.set_xticks(range(len(boards)))
     axes.set_xticklabels([_short(b) for b in boards], rotation=30, ha="right")
@@ -139,7 +163,11 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
             f"\n\n**Partial results**: {run.played_games} of {run.planned_games} games played "
             f"({'interrupted' if run.interrupted else run.error}).\n"
         )
-    paths["markdown"].write_text(f"{title}\n\n{markdown_table(rows)}\n{status}\n`{command}`\n")
+    maps = maps_section(rows)
+    maps = f"\n{maps}\n" if maps else ""
+    paths["markdown"].write_text(
+        f"{title}\n\n{markdown_table(rows)}\n{status}{maps}\n`{command}`\n"
+    )
     if rows:
         plot(rows, paths["plot"], title if not status else title + " (partial)")
     else:

@@ -217,7 +217,14 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.evaluation import Settings, evaluate, markdown_table, new_run_folder, write_run
+    from agents.evaluation import (
+        Settings,
+        evaluate,
+        maps_section,
+        markdown_table,
+        new_run_folder,
+        write_run,
+    )
 
     from ..solver.base import get_rule_set
 
@@ -247,8 +254,12 @@ def run(args: argparse.Namespace) -> int:
         descriptions=descriptions,
     )
     paths = write_run(run_result, folder, command)
-    print(markdown_table(run_result.rows))
-    print(f"\n{command}")
+    if run_result.rows:
+        print(markdown_table(run_result.rows))
+        maps = maps_section(run_result.rows)
+        if maps:
+            print(f"\n{maps}")
+        print(f"\n{command}")
     written = ", ".join(p.name for kind, p in paths.items() if kind != "run")
     if run_result.interrupted:
         print(
