@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,8 +21,7 @@ from ...core.cells import COVERED, FLAGGED, neighbour_table
 from ...errors import InconsistentBoardError
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
     """Covered cells (flat indices) that touch exactly the same constraints."""
 
     cells: tuple[int, ...]
@@ -29,9 +29,12 @@ class Group:
     """Indices into the component's constraint list."""
 
 
-@dataclass(frozen=True)
-class Component:
-    """Constraints that share cells, and the groups of cells they cover."""
+class Component(NamedTuple):
+    """Constraints that share cells, and the groups of cells they cover.
+
+    A named tuple (not a dataclass): positions are read thousands of times per
+    second by the auto-solver, and tuples are the cheapest records to build.
+    """
 
     numbers: tuple[int, ...]
     """Flat index of the number cell behind each constraint."""
@@ -47,7 +50,7 @@ class Component:
 
     def key(self) -> tuple:
         """A hashable description of the counting problem, for caching results."""
-        return (self.needs, tuple((g.cells, g.constraints) for g in self.groups))
+        return (self.needs, self.groups)
 
 
 @dataclass(frozen=True)
@@ -61,22 +64,57 @@ class Frontier:
     """Total mines minus flags, or ``None`` when the total is unknown."""
 
 
-@lru_cache(maxsize=64)
-def _gather_table(width: int, height: int) -> np.ndarray:
-    """(W*H, 8) flat neighbour indices, padded with W*H (a cell that is always unset).
+_NEIGHBOUR_CODES = np.zeros(256, dtype=np.int16)
+"""Indexed by a view code read as a byte: what a neighbour adds to the count."""
+_NEIGHBOUR_CODES[:9] = 256  # a number
+_NEIGHBOUR_CODES[COVERED & 255] = 1
+_NEIGHBOUR_CODES[FLAGGED & 255] = 16
+_PAD = 127
+"""A byte no view cell holds (the code table maps it to 0): the off-board neighbour."""
 
-    Counting a mask's neighbours is then one gather and one sum, which is
-    several times cheaper than padding and shifting for board-sized arrays.
+
+@lru_cache(maxsize=64)
+def _padded_grid(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """A reusable flat int8 buffer holding the view inside a border of off-board
+    cells (plus one spare cell at each end), and the view-shaped window into it.
+
+    Counting what surrounds every cell is then eight additions of contiguous
+    slices, far cheaper than a Python loop or a gather on expert boards.
     """
-    table = neighbour_table(width, height)
-    out = np.full((width * height, 8), width * height, dtype=np.intp)
-    for index, cells in enumerate(table):
-        out[index, : len(cells)] = cells
-    return out
+    stride = width + 2
+    buffer = np.full(stride * (height + 2) + 2, _PAD, dtype=np.int8)
+    inner = buffer[1:-1].reshape(height + 2, stride)[1:-1, 1:-1]
+    return buffer, inner
+
+
+class Constraints(NamedTuple):
+    """Every number that still touches a covered cell, as a constraint on those cells."""
+
+    numbers: list[int]
+    """Flat index of each constraint's number."""
+    needs: list[int]
+    """Mines each still needs: its number minus the flags around it."""
+    cells: list[list[int]]
+    """The covered cells each sees."""
+    touching: dict[int, list[int]]
+    """For every frontier cell, the constraints (indices) it touches, in order."""
+    off_frontier: tuple[int, ...]
+    """Covered cells that touch no number: only the mine total constrains them."""
+    mines_left: int | None
+    """Total mines minus flags, or ``None`` when the total is unknown."""
 
 
 def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
     """Split ``board`` into independent components; check what can be checked cheaply.
+
+    :param total_mines: overrides ``board.total_mines`` when given.
+    :raises InconsistentBoardError: see :func:`read_constraints`.
+    """
+    return split_components(read_constraints(board, total_mines))
+
+
+def read_constraints(board: Board, total_mines: int | None = None) -> Constraints:
+    """The constraints of ``board``'s numbers; check what can be checked cheaply.
 
     :param total_mines: overrides ``board.total_mines`` when given.
     :raises InconsistentBoardError: a number with more flags around it than it
@@ -84,49 +122,63 @@ def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
         flags than mines on the board.
     """
     width, height = board.width, board.height
-    size = width * height
     total = board.total_mines if total_mines is None else total_mines
     flat = board.grid.reshape(-1)
-    gather = _gather_table(width, height)
-    covered = np.zeros(size + 1, dtype=np.int8)
-    covered[:size] = flat == COVERED
-    flagged = np.zeros(size + 1, dtype=np.int8)
-    flagged[:size] = flat == FLAGGED
-    is_number = np.zeros(size + 1, dtype=np.int8)
-    is_number[:size] = flat >= 0
-    numbers = is_number[:size].astype(bool)
-    room = covered[gather].sum(axis=1)
-    need = flat - flagged[gather].sum(axis=1)
+    # One sum counts three things around every cell: covered cells (bits 0-3),
+    # flags (bits 4-7) and numbers (bits 8+); off-board neighbours count 0.
+    buffer, inner = _padded_grid(width, height)
+    inner[:] = board.grid
+    codes = _NEIGHBOUR_CODES[buffer.view(np.uint8)]
+    # Rows 1..height of the padded board, flat: every neighbour is then a
+    # contiguous slice at a fixed offset, and eight additions do the count.
+    stride = width + 2
+    start, stop = stride + 1, stride * (height + 1) + 1
+    around = codes[start - stride - 1 : stop - stride - 1] + codes[start - stride : stop - stride]
+    for offset in (1 - stride, -1, 1, stride - 1, stride, stride + 1):
+        around += codes[start + offset : stop + offset]
+    around = around.reshape(height, stride)[:, 1:-1].reshape(-1)
+    room = around & 15
+    need = flat - (around >> 4 & 15)
+    numbers = flat >= 0
     bad = numbers & ((need < 0) | (need > room))
     if bad.any():
         index = int(np.flatnonzero(bad)[0])
-        x, y = index % width, index // width
+        value, missing = int(flat[index]), int(need[index])
         raise InconsistentBoardError(
-            f"shows {int(flat[index])} with {int(flat[index] - need[index])} flag(s) "
+            f"shows {value} with {value - missing} flag(s) "
             f"and {int(room[index])} covered neighbour(s)",
-            (x, y),
+            (index % width, index // width),
         )
     mines_left = None
     if total is not None:
-        flags = int(flagged.sum())
+        flags = int(np.count_nonzero(flat == FLAGGED))
         mines_left = int(total) - flags
         if mines_left < 0:
             raise InconsistentBoardError(f"{flags} flags but only {total} mines on the board")
-    active = np.flatnonzero(numbers & (room > 0)).tolist()
-    needs = need[active].tolist()
-    table = neighbour_table(width, height)
+    active_mask = numbers & (room > 0)
+    active = np.flatnonzero(active_mask).tolist()
+    needs = need[active_mask].tolist()
+    covered = flat == COVERED
+    off = np.flatnonzero(covered & (around < 256)).tolist()
     is_covered = covered.tolist()
+    table = neighbour_table(width, height)
+    cells_of: list[list[int]] = []
     # Constraint c: the number at active[c]; which constraints each cell touches.
     touching: dict[int, list[int]] = {}
-    cells_of: list[list[int]] = []
-    for c, number in enumerate(active):
-        cells = [cell for cell in table[number] if is_covered[cell]]
+    for c, index in enumerate(active):
+        cells = [cell for cell in table[index] if is_covered[cell]]
         cells_of.append(cells)
         for cell in cells:
             if cell in touching:
                 touching[cell].append(c)
             else:
                 touching[cell] = [c]
+    return Constraints(active, needs, cells_of, touching, tuple(off), mines_left)
+
+
+def split_components(constraints: Constraints) -> Frontier:
+    """Group cells that touch the same constraints; split constraints sharing no cell."""
+    active, needs, cells_of, touching = constraints[:4]
     parent = list(range(len(active)))
 
     def root(c: int) -> int:
@@ -168,5 +220,4 @@ def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
                 constraint_cells=tuple(tuple(cells_of[c]) for c in cs),
             )
         )
-    off = tuple(np.flatnonzero(covered[:size] & (is_number[gather].sum(axis=1) == 0)).tolist())
-    return Frontier(tuple(components), off, mines_left)
+    return Frontier(tuple(components), constraints.off_frontier, constraints.mines_left)

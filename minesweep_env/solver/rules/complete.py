@@ -15,17 +15,19 @@ time, because the engine always gets the last word, and most calls never need it
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...core.board import Board
 from ...core.cells import COVERED
 from ..base import Proof, RuleSet, register_rule_set
 from ..probability.engine import count_position
-from ..probability.frontier import Frontier, read_frontier
+from ..probability.frontier import Constraints, read_constraints, split_components
 
 _CACHE_LIMIT = 512
 """Component counts kept between calls; cleared when full (positions move on)."""
 
 
-def _cheap_proof(frontier: Frontier, covered: int) -> Proof:
+def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
     """What single numbers, pairs of numbers and the bare mine count prove.
 
     For two numbers a, b sharing cells I, with A-only and B-only the rest, the
@@ -34,51 +36,45 @@ def _cheap_proof(frontier: Frontier, covered: int) -> Proof:
     """
     safe: set[int] = set()
     mines: set[int] = set()
-    left = frontier.mines_left
+    left = constraints.mines_left
     if left is not None and (left == 0 or left == covered):
-        cells = [c for comp in frontier.components for g in comp.groups for c in g.cells]
-        cells.extend(frontier.off_frontier)
+        cells = [*constraints.touching, *constraints.off_frontier]
         (safe if left == 0 else mines).update(cells)
         return Proof(safe, mines)
-    for component in frontier.components:
-        for need, cells in zip(component.needs, component.constraint_cells, strict=True):
-            if need == 0:
-                safe.update(cells)
-            elif need == len(cells):
-                mines.update(cells)
+    needs = constraints.needs
+    for need, cells in zip(needs, constraints.cells, strict=True):
+        if need == 0:
+            safe.update(cells)
+        elif need == len(cells):
+            mines.update(cells)
     if safe or mines:
         return Proof(safe, mines)
-    for component in frontier.components:
-        needs = component.needs
-        if len(needs) < 2:
-            continue
-        cells_of = [set(cells) for cells in component.constraint_cells]
-        pairs: set[tuple[int, int]] = set()
-        for group in component.groups:
-            cs = group.constraints
-            if len(cs) > 1:
-                for i, a in enumerate(cs):
-                    for b in cs[i + 1 :]:
-                        pairs.add((a, b))
-        for a, b in pairs:
-            need_a, need_b = needs[a], needs[b]
-            cells_a, cells_b = cells_of[a], cells_of[b]
-            shared = cells_a & cells_b
-            only_a = cells_a - shared
-            only_b = cells_b - shared
-            low = max(0, need_a - len(only_a), need_b - len(only_b))
-            high = min(need_a, need_b, len(shared))
-            if high == 0:
-                safe |= shared
-            elif low == len(shared):
-                mines |= shared
-            for need, only in ((need_a, only_a), (need_b, only_b)):
-                if not only:
-                    continue
-                if need - low <= 0:
-                    safe |= only
-                elif need - high >= len(only):
-                    mines |= only
+    pairs: set[tuple[int, int]] = set()
+    for cs in constraints.touching.values():
+        if len(cs) > 1:
+            for i, a in enumerate(cs):
+                for b in cs[i + 1 :]:
+                    pairs.add((a, b))
+    cells_of = [set(cells) for cells in constraints.cells]
+    for a, b in pairs:
+        need_a, need_b = needs[a], needs[b]
+        cells_a, cells_b = cells_of[a], cells_of[b]
+        shared = cells_a & cells_b
+        only_a = cells_a - shared
+        only_b = cells_b - shared
+        low = max(0, need_a - len(only_a), need_b - len(only_b))
+        high = min(need_a, need_b, len(shared))
+        if high == 0:
+            safe |= shared
+        elif low == len(shared):
+            mines |= shared
+        for need, only in ((need_a, only_a), (need_b, only_b)):
+            if not only:
+                continue
+            if need - low <= 0:
+                safe |= only
+            elif need - high >= len(only):
+                mines |= only
     return Proof(safe, mines)
 
 
@@ -92,12 +88,13 @@ class Complete(RuleSet):
         self._cache: dict = {}
 
     def prove(self, board: Board) -> Proof:
-        frontier = read_frontier(board)
+        constraints = read_constraints(board)
         grid = board.grid
-        covered = int((grid == COVERED).sum())
-        cheap = _cheap_proof(frontier, covered)
+        covered = int(np.count_nonzero(grid == COVERED))
+        cheap = _cheap_proof(constraints, covered)
         if cheap.safe or cheap.mines:
             return cheap
+        frontier = split_components(constraints)
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache, frontier=frontier)
