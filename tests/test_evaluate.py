@@ -158,6 +158,27 @@ def test_plan_interleaves_agents_and_plays_maps_once_for_deterministic_agents(tm
     assert played[("random", "map")] == list(range(9))
 
 
+def test_a_fixed_first_click_is_played_for_every_agent(tmp_path):
+    from agents.evaluation import evaluate
+
+    repo_maps = Path(__file__).resolve().parents[1] / "maps" / "no-guess" / "beginner"
+    if not repo_maps.is_dir():
+        pytest.skip("maps/no-guess not present")
+    (suite,) = map_targets([repo_maps])
+    assert len(suite.starts) == len(suite.maps) and all(suite.starts)
+    run = evaluate(["random", "greedy"], [suite], Settings(), games=10, progress=False)
+    for row in run.rows:  # solvable without a guess from the start, by anyone
+        assert (row["games"], row["wins"], row["mean_guesses"]) == (100, 100, 1.0)
+        assert row["fixed_starts"] == 100
+
+
+def test_a_start_cell_outside_the_map_is_bad_input(tmp_path):
+    path = write_map(tmp_path / "m.txt", 5, 5, 3, 0)
+    path.with_suffix(".start").write_text("7 1\n")
+    with pytest.raises(MapFormatError, match="outside the 5x5 map"):
+        map_targets([path])
+
+
 # ---------------------------------------------------------------- the command
 
 

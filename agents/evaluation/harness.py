@@ -175,6 +175,7 @@ def _row(
         height=target.height,
         mines=target.mines,
         maps=len(target.maps),
+        fixed_starts=sum(start is not None for start in target.starts),
         rule_set=settings.rule_set,
         first_click=settings.first_click,
         seed=settings.seed,

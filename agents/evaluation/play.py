@@ -88,13 +88,18 @@ def play_game(env: Any, agent: Agent, chunk: Chunk, index: int) -> GameRecord:
     """
     target, settings = chunk.target, chunk.settings
     options = {"map": target.maps[index % len(target.maps)]} if target.kind == "map" else None
-    start = perf_counter()
+    begin = perf_counter()
     observation, info = env.reset(
         seed=game_seed(settings.seed, target.name, index), options=options
     )
     agent.reset(seed=agent_seed(settings.seed, target.name, index, chunk.agent))
     game = env.unwrapped.game
     invalid = False
+    start = target.starts[index % len(target.maps)] if target.starts else None
+    if start is not None:  # the map's fixed first click, the same for every agent
+        observation, _, terminated, truncated, info = env.step(start[1] * game.width + start[0])
+        if terminated or truncated:
+            return _record(index, info, game, perf_counter() - begin, invalid)
     for _ in range(game.width * game.height + 1):
         mask = np.asarray(info["action_mask"], dtype=bool)
         action = agent.act(observation, mask, game)
@@ -104,7 +109,10 @@ def play_game(env: Any, agent: Agent, chunk: Chunk, index: int) -> GameRecord:
         observation, _, terminated, truncated, info = env.step(action)
         if terminated or truncated:
             break
-    seconds = perf_counter() - start
+    return _record(index, info, game, perf_counter() - begin, invalid)
+
+
+def _record(index: int, info: dict, game: Any, seconds: float, invalid: bool) -> GameRecord:
     minefield = game.minefield
     safe_cells = minefield.width * minefield.height - minefield.mine_count
     opened = int(np.count_nonzero(minefield.view >= 0))

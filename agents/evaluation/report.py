@@ -29,6 +29,7 @@ RECORD_KEYS = (
     "height",
     "mines",
     "maps",
+    "fixed_starts",
     "rule_set",
     "first_click",
     "seed",
@@ -86,11 +87,23 @@ def maps_section(rows: list[dict[str, Any]]) -> str:
             seen.setdefault(row["board"], row)
     if not seen:
         return ""
-    lines = ["Maps (first click by the agent; a folder of same-size maps is one row):", ""]
+    lines = [
+        "Maps (a folder of same-size maps is one row; the first click is the agent's "
+        "unless the map fixes it in NAME.start):",
+        "",
+    ]
     for name, row in seen.items():
         size = f"{row['width']}x{row['height']}, {row['mines']} mines"
         count = row.get("maps") or 1
-        lines.append(f"- `{name}`: {size}" + (f", {count} layouts" if count > 1 else ""))
+        line = f"- `{name}`: {size}" + (f", {count} layouts" if count > 1 else "")
+        fixed = row.get("fixed_starts") or 0
+        if fixed:
+            line += (
+                ", fixed first click (NAME.start)"
+                if count == 1
+                else f", {fixed} with a fixed first click"
+            )
+        lines.append(line)
     return "\n".join(lines)
 
 

@@ -5,6 +5,10 @@ draws a fresh seeded layout every game. Maps are read from files: each map
 file is its own target, except a folder whose maps all share one size and
 mine count (a suite such as ``maps/suites/expert/``), which is one target
 whose games go through its maps in order.
+
+The first click on a map is the agent's, unless the map has a fixed one: a
+``NAME.start`` sidecar (one line ``x y``, as the no-guess maps carry), which
+the harness plays for every agent before handing over.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from minesweep_env import STANDARD_BOARDS, load_layout
+from minesweep_env import STANDARD_BOARDS, MapFormatError, load_layout
+from minesweep_env.generation import load_start
 
 CUSTOM_BOARD = re.compile(r"^(\d+)x(\d+)x(\d+)$")
 """``WIDTHxHEIGHTxMINES``, e.g. ``8x8x10``."""
@@ -34,6 +39,9 @@ class Target:
     height: int
     mines: int
     maps: tuple[str, ...] = field(default=())
+    starts: tuple[tuple[int, int] | None, ...] = field(default=())
+    """Per map, its fixed first click (from a ``NAME.start`` sidecar), or ``None``
+    where the first click is the agent's."""
 
     @property
     def size(self) -> str:
@@ -93,13 +101,28 @@ def map_targets(paths: list[str | Path]) -> list[Target]:
     return targets
 
 
+def _start_of(file: Path, width: int, height: int) -> tuple[int, int] | None:
+    start = load_start(file)
+    if start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
+        raise MapFormatError(
+            f"start cell {start} is outside the {width}x{height} map", file.with_suffix(".start"), 1
+        )
+    return start
+
+
 def _targets_of_folder(folder: Path, files: list[Path]) -> list[Target]:
     sizes = {}
+    starts = {}
     for file in files:
         layout = load_layout(file)
         sizes[file] = (layout.width, layout.height, layout.mine_count)
+        starts[file] = _start_of(file, layout.width, layout.height)
     if len(files) > 1 and len(set(sizes.values())) == 1:
         width, height, mines = next(iter(sizes.values()))
         name = _display(folder) + "/"
-        return [Target(name, "map", width, height, mines, tuple(str(f.resolve()) for f in files))]
-    return [Target(_display(f), "map", *sizes[f], maps=(str(f.resolve()),)) for f in files]
+        paths = tuple(str(f.resolve()) for f in files)
+        return [Target(name, "map", width, height, mines, paths, tuple(starts[f] for f in files))]
+    return [
+        Target(_display(f), "map", *sizes[f], maps=(str(f.resolve()),), starts=(starts[f],))
+        for f in files
+    ]
