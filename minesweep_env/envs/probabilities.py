@@ -1,4 +1,4 @@
-"""The mine-probability plane: the probability engine's answer as a dense float32 grid."""
+"""The mine-probability plane: the probability engine's answer as a dense grid of floats."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class ProbabilityPlane:
         self._cache: dict = {}
 
     def __call__(self, board: Board) -> np.ndarray:
-        """float32 (H, W): exact probability on covered cells, 1 on flags, 0 on probed cells.
+        """float64 (H, W): exact probability on covered cells, 1 on flags, 0 on probed cells.
 
         ``board.total_mines`` must be known (the env always knows it), so every
         covered cell has a probability.
@@ -31,7 +31,7 @@ class ProbabilityPlane:
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache)
-        plane = (board.grid == FLAGGED).astype(np.float32)
+        plane = (board.grid == FLAGGED).astype(np.float64)
         flat = plane.reshape(-1)
         layouts = weights.layouts
         for index, weight in weights.mine_weight.items():

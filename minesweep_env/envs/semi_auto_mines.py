@@ -62,7 +62,10 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     An invalid action (a probed or flagged cell) is not an exception: it
     changes nothing and is rewarded ``invalid_action_reward`` (default -0.1).
-    Masked agents never take one.
+    Masked agents never take one. Once the game is over the mask is all
+    ``True`` and a further step changes nothing (reward 0, terminated again),
+    so a masked sampler never meets an empty mask, for instance on the
+    autoreset step of ``gymnasium.make_vec``.
 
     ## Observation Space
 
@@ -81,7 +84,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     each cell holds a mine, given everything visible and the number of mines:
     every layout consistent with the position counted once
     (:func:`minesweep_env.mine_probabilities`). It is 1 on flags and 0 on
-    probed cells. No other Minesweeper env offers it: an agent can learn on top
+    probed cells; before the first click it is the chance that the first probe
+    loses (0 under every ``first_click`` policy but ``"none"``). No other
+    Minesweeper env offers it: an agent can learn on top
     of what the greedy lowest-probability baseline sees. It is computed only in
     this mode.
 
@@ -218,6 +223,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
       the text on stdout when there is no display).
 
     ## Vectorized environment
+
+    Worker processes that start fresh (SB3's ``SubprocVecEnv``, which uses
+    ``forkserver``; gymnasium's async mode with ``context="spawn"``) have not
+    imported :mod:`minesweep_env`, so name the env
+    ``"minesweep_env:SemiAutoMines-v0"`` there: gymnasium imports the module
+    before making the env.
 
     ```python
     >>> envs = gym.make_vec("SemiAutoMines-v0", num_envs=8, vectorization_mode="sync")
@@ -389,17 +400,21 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             if not lost:  # a loss leaves the view as it was: the probabilities still hold
                 self._probabilities = None
             opened_cells, flagged_cells = game.last_opened, game.last_flagged
+        elif not self._playing():  # stepping after the end: ignored, as a vector env's reset
+            probability = self._probability_of_shown(index)
+            reward, terminated = 0.0, True
+            opened_cells, flagged_cells = [], []
         else:
             probability = self._probability_of_shown(index)
             reward = self.invalid_action_reward
-            terminated = not self._playing()
+            terminated = False
             opened_cells, flagged_cells = [], []
         truncated = not terminated and self.steps >= self.max_steps
         info = self._info()
         info["opened"] = opened_cells
         info["flagged"] = flagged_cells
         info["mine_probability"] = probability
-        info["invalid_action"] = not valid
+        info["invalid_action"] = not valid and not terminated
         observation = self._observation()
         if self.render_mode == "human":
             self.render()
@@ -408,12 +423,14 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     def action_masks(self) -> np.ndarray:
         """``bool`` (W*H,): ``True`` on valid actions (covered, unflagged cells).
 
-        All ``False`` once the game is over. sb3-contrib's MaskablePPO calls
-        this by name.
+        sb3-contrib's MaskablePPO calls this by name. Once the game is over
+        every entry is ``True``: no action changes anything then, and an empty
+        mask would break masked samplers (a vector env's autoreset step feeds
+        the last mask to the policy before the env resets).
         """
         game = self._require_game()
         if not self._playing():
-            return np.zeros(self.width * self.height, dtype=bool)
+            return np.ones(self.width * self.height, dtype=bool)
         return game.minefield.view.reshape(-1) == COVERED
 
     def render(self) -> str | np.ndarray | None:
@@ -509,10 +526,10 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             minefield = game.minefield
             if self.won:
                 # Every covered cell left is a mine.
-                self._probabilities = (minefield.view < 0).astype(np.float32)
+                self._probabilities = (minefield.view < 0).astype(np.float64)
             elif minefield.probes == 0:
                 self._probabilities = np.full(
-                    minefield.view.shape, self._first_click_probability(), dtype=np.float32
+                    minefield.view.shape, self._first_click_probability(), dtype=np.float64
                 )
             else:
                 self._probabilities = self._probability_plane(minefield.board())

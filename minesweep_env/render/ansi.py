@@ -72,7 +72,7 @@ def render_ansi(game: Game, won: bool = False, color: bool = True) -> str:
     :param color: ANSI colours as the program's; ``False`` for plain glyphs.
     """
     state = GameState.WON.value if won else game.state.value
-    width = max(2 * game.width, 9)
+    width = max(2 * game.width, 12)  # room for both counters and the face on narrow boards
     counter, guesses = _counter(game.mines_left), _counter(game.guesses)
     face = FACES[state]
     middle = width - 6
