@@ -96,58 +96,75 @@ def group_order(component: Component) -> list[int]:
     return sweep(sweep(0)[-1])
 
 
+def _count_single_group(component: Component) -> ComponentCount:
+    """Every number sees the same cells (most often: one number alone)."""
+    size = len(component.groups[0].cells)
+    need = component.needs[0]
+    for c, other in enumerate(component.needs):
+        if other != need:
+            raise NoLayoutError(component.numbers[c])
+    layouts = [0] * need + [comb(size, need)]
+    mined = [0] * need + [comb(size - 1, need - 1) if need else 0]
+    return ComponentCount(tuple(layouts), (tuple(mined),))
+
+
 def count_component(component: Component) -> ComponentCount:
     """Count the component's consistent layouts, per mine count, and per-group mine weights.
 
     :raises NoLayoutError: when no assignment satisfies every constraint.
     """
     groups = component.groups
+    if len(groups) == 1:
+        return _count_single_group(component)
     order = group_order(component)
     steps = len(order)
     sizes = [len(groups[g].cells) for g in order]
     touches = [groups[g].constraints for g in order]
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
+    needs = component.needs
+    last = [0] * len(needs)
+    room = [0] * len(needs)
     for i, cs in enumerate(touches):
         for c in cs:
-            first.setdefault(c, i)
             last[c] = i
-    # Room each constraint has left after step i (cells of later groups).
-    room = [0] * len(component.needs)
-    for i, cs in enumerate(touches):
-        for c in cs:
             room[c] += sizes[i]
-    active: list[list[int]] = []
-    for i in range(steps + 1):
-        active.append(sorted(c for c in first if first[c] < i <= last[c]))
-
+    # A plan per step: for each constraint the group touches, where its remaining
+    # need sits in the state (-1: first seen now), its need and the room it keeps
+    # after this group; and how to build the next state (open constraints only).
     plans = []
+    active: list[int] = []
     for i in range(steps):
-        slot = {c: s for s, c in enumerate(active[i])}
+        slot = {c: s for s, c in enumerate(active)}
         touched = []
         position = {}
         for c in touches[i]:
             room[c] -= sizes[i]
             position[c] = len(touched)
-            touched.append((slot.get(c, -1), component.needs[c], room[c]))
-        out = tuple((0, slot[c]) if c not in position else (1, position[c]) for c in active[i + 1])
+            touched.append((slot.get(c, -1), needs[c], room[c]))
+        following = [c for c in active if last[c] > i]
+        following += [c for c in touches[i] if c not in slot and last[c] > i]
+        out = tuple((0, slot[c]) if c not in position else (1, position[c]) for c in following)
         plans.append((touched, out))
+        active = following
 
     forward: list[dict[tuple[int, ...], Poly]] = [{(): [1]}]
     transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
     for i in range(steps):
         touched, out = plans[i]
         size = sizes[i]
+        ways = [comb(size, m) for m in range(size + 1)]
         layer: dict[tuple[int, ...], Poly] = {}
         moves = []
         for state, poly in forward[i].items():
             starts = [state[s] if s >= 0 else need for s, need, _ in touched]
-            for mines in range(min([size, *starts]) + 1):
-                rems = [r - mines for r in starts]
-                if any(r > cap for r, (_, _, cap) in zip(rems, touched, strict=True)):
-                    continue
-                nxt = tuple(state[v] if kind == 0 else rems[v] for kind, v in out)
-                _add_into(layer.setdefault(nxt, []), poly, mines, comb(size, mines))
+            # Each touched constraint must keep between 0 and its room left.
+            low = max([0, *(r - cap for r, (_, _, cap) in zip(starts, touched, strict=True))])
+            high = min([size, *starts])
+            for mines in range(low, high + 1):
+                nxt = tuple(state[v] if kind == 0 else starts[v] - mines for kind, v in out)
+                target = layer.get(nxt)
+                if target is None:
+                    layer[nxt] = target = []
+                _add_into(target, poly, mines, ways[mines])
                 moves.append((state, mines, nxt))
         if not layer:
             raise NoLayoutError(component.numbers[touches[i][0]])
@@ -158,24 +175,35 @@ def count_component(component: Component) -> ComponentCount:
     cell_mines: list[Poly] = [[] for _ in range(steps)]
     for i in range(steps - 1, -1, -1):
         size = sizes[i]
+        ways = [comb(size, m) for m in range(size + 1)]
+        ways_with = [0] + [comb(size - 1, m - 1) for m in range(1, size + 1)]
         after = backward[i + 1]
         here = backward[i]
-        before = forward[i]
+        # Per state before the group: the tails that put mines in it, weighted by
+        # the layouts with a mine on one given cell; multiplied by the head once.
+        mined: dict[tuple[int, ...], Poly] = {}
         for state, mines, nxt in transitions[i]:
             tail = after.get(nxt)
             if tail is None:
                 continue
-            _add_into(here.setdefault(state, []), tail, mines, comb(size, mines))
+            target = here.get(state)
+            if target is None:
+                here[state] = target = []
+            _add_into(target, tail, mines, ways[mines])
             if mines:
-                _add_into(
-                    cell_mines[i], _multiply(before[state], tail), mines, comb(size - 1, mines - 1)
-                )
+                target = mined.get(state)
+                if target is None:
+                    mined[state] = target = []
+                _add_into(target, tail, mines, ways_with[mines])
+        before = forward[i]
+        total = cell_mines[i]
+        for state, tails in mined.items():
+            _add_into(total, _multiply(before[state], tails), 0, 1)
     layouts = backward[0].get(())
     if not layouts or not any(layouts):
         raise NoLayoutError(component.numbers[touches[0][0]])
     length = len(layouts)
     ordered: list[tuple[int, ...]] = [()] * steps
     for i, g in enumerate(order):
-        weights = cell_mines[i] + [0] * (length - len(cell_mines[i]))
-        ordered[g] = tuple(weights)
+        ordered[g] = tuple((cell_mines[i] + [0] * length)[:length])
     return ComponentCount(tuple(layouts), tuple(ordered))
