@@ -234,9 +234,7 @@ def test_looks_after_a_loss_show_mines_the_exploded_one_and_wrong_flags():
         cursor=(3, 0),
         hint=None,
     )
-    assert looks.tolist() == [
-        [lk.MINE_LOOK, lk.WRONG_FLAG_LOOK, lk.EXPLODED_LOOK, 1 + lk.CURSOR]
-    ]
+    assert looks.tolist() == [[lk.MINE_LOOK, lk.WRONG_FLAG_LOOK, lk.EXPLODED_LOOK, 1 + lk.CURSOR]]
 
 
 def test_overlay_shades_covered_cells_by_probability():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import curses
 import os
+import signal
 import sys
 from collections import deque
 from dataclasses import dataclass
@@ -55,10 +56,19 @@ def play(spec: GameSpec, animate: bool = True) -> str | None:
 
     The terminal is restored before this returns, whatever happened.
     """
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return curses.wrapper(_main, spec, animate)
+    except curses.error as error:  # no terminfo entry for $TERM, or no terminal at all
+        term = os.environ.get("TERM", "")
+        return f"cannot drive the terminal (TERM={term!r}): {error}"
     finally:
-        _write(MOTION_OFF)
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM leaves through the normal way out, so curses restores the terminal."""
+    raise SystemExit(128 + signum)
 
 
 def _write(data: bytes) -> None:
@@ -67,6 +77,8 @@ def _write(data: bytes) -> None:
 
 
 def _main(window: curses.window, spec: GameSpec, animate: bool) -> str | None:
+    if not curses.tigetstr("cup"):
+        return f"the terminal (TERM={os.environ.get('TERM', '')!r}) cannot move its cursor"
     lines, cols = window.getmaxyx()
     if not spec.fills_terminal:
         width, height = _spec_size(spec)
@@ -85,8 +97,10 @@ def _main(window: curses.window, spec: GameSpec, animate: bool) -> str | None:
     window.timeout(IDLE_MS)
     window.refresh()
     _write(MOTION_ON)
-    App(window, Session(spec, lines, cols, animate)).run()
-    _write(MOTION_OFF)
+    try:
+        App(window, Session(spec, lines, cols, animate)).run()
+    finally:
+        _write(MOTION_OFF)  # before curses' own clean-up switches its mouse modes off
     return None
 
 

@@ -5,6 +5,7 @@ probed cells coloured digits on black (a dot for 0), flags red ``!`` on
 white, mines white ``*`` on red. Added: hand flags in blue (so you see which
 flags are yours), the exploded mine and wrong flags after a loss, the cursor,
 the hint, and the probability overlay's shades from green (safe) to red.
+Shades: exactly 0, up to 10%, 25%, 50%, 75%, below 1, exactly 1.
 
 A cell's look is a small integer, computed for the whole field with numpy, so
 the painter redraws only the cells whose look changed.
@@ -44,8 +45,11 @@ GLYPHS = (
         EXPLODED_LOOK: "*",
         WRONG_FLAG_LOOK: "x",
     }
-    | {SHADE_LOOK + shade: "." for shade in range(7)}
+    | {SHADE_LOOK + shade: "." for shade in range(1, 6)}
+    | {SHADE_LOOK: "o", SHADE_LOOK + 6: "x"}
 )
+"""Overlay cells keep the covered dot, except certain ones: ``o`` safe, ``x`` mine (as in
+the x/o layout format), so certainty shows even with eight colours."""
 
 
 def shade_of(probabilities: np.ndarray) -> np.ndarray:

@@ -52,7 +52,7 @@ _SHADES_256 = (46, 118, 190, 226, 214, 202, 196)
 _SHADES_8 = (
     curses.COLOR_GREEN,
     curses.COLOR_GREEN,
-    curses.COLOR_CYAN,
+    curses.COLOR_YELLOW,
     curses.COLOR_YELLOW,
     curses.COLOR_MAGENTA,
     curses.COLOR_RED,
@@ -72,8 +72,8 @@ class Palette:
             curses.init_pair(_HAND_FLAG, curses.COLOR_BLUE, curses.COLOR_WHITE)
             curses.init_pair(_EXPLODED, curses.COLOR_YELLOW, curses.COLOR_RED)
             curses.init_pair(_WRONG_FLAG, curses.COLOR_BLACK, curses.COLOR_RED)
-            curses.init_pair(_CURSOR, curses.COLOR_BLACK, curses.COLOR_YELLOW)
-            curses.init_pair(_HINT, curses.COLOR_BLACK, curses.COLOR_GREEN)
+            curses.init_pair(_CURSOR, curses.COLOR_WHITE, curses.COLOR_BLUE)
+            curses.init_pair(_HINT, curses.COLOR_BLACK, curses.COLOR_CYAN)
             shades = _SHADES_256 if curses.COLORS >= 256 else _SHADES_8
             for shade, bg in enumerate(shades):
                 curses.init_pair(_SHADE_PAIR + shade, curses.COLOR_BLACK, bg)
@@ -90,7 +90,7 @@ class Palette:
 
     def _compute(self, look: int) -> int:
         if look & lk.CURSOR:
-            return self.pair(_CURSOR, curses.A_UNDERLINE | curses.A_BOLD)
+            return self.pair(_CURSOR, curses.A_UNDERLINE) | curses.A_BOLD
         if look & lk.HINT:
             return self.pair(_HINT, curses.A_UNDERLINE)
         if look <= 8:
@@ -140,8 +140,8 @@ class Painter:
             self._bigger(lines, cols)
         else:
             self._field(session)
-            self._status(session, now)
-            self._panel(session, lines, cols)
+            shown = self._status(session, now)
+            self._panel(session, lines, cols, shown)
         self.window.refresh()
 
     def _bigger(self, lines: int, cols: int) -> None:
@@ -190,7 +190,11 @@ class Painter:
             self._text[(row, col)] = (text, attr)
             _put(self.window, row, col, text, attr)
 
-    def _status(self, session: Session, now: float | None) -> None:
+    def _status(self, session: Session, now: float | None) -> tuple[bool, bool]:
+        """Counter, smiley, timer; guesses and message in the gaps when they fit.
+
+        Returns whether the guesses and the message found room on the status line.
+        """
         field_cols = max(session.width * 2, MIN_STATUS_WIDTH)
         red = self.palette.pair(7)
         counter = max(-99, min(999, session.game.mines_left))
@@ -199,29 +203,34 @@ class Painter:
         face = SMILEYS[GameState.PLAYING if session.animating else session.state]
         self._text_at(0, smiley, face, self.palette.pair(9, curses.A_BOLD), 3)
         self._text_at(0, field_cols - 3, f"{min(999, session.elapsed(now)):03d}", red, 3)
-        if side_panel(session.width, session.height, *self.window.getmaxyx()) is None:
-            # The field fills the terminal: guesses and messages go in the status line's gaps.
-            left = smiley - 4
-            if left >= 1:
-                self._text_at(0, 3, f" {_guesses(session)}", 0, left)
-            right = field_cols - 3 - (smiley + 4)
-            if right >= 1:
-                message = session.cursor_odds() or session.message
-                self._text_at(0, smiley + 3, f" {message}".rjust(right), 0, right + 1)
+        left = smiley - 4  # columns 4 .. smiley-1, a blank kept either side
+        guesses_fit = left >= len("999 guesses")
+        if guesses_fit:
+            self._text_at(0, 4, _guesses(session), 0, left)
+        right = field_cols - 3 - (smiley + 5)  # between the smiley and the timer
+        message_fits = right >= 24
+        if message_fits:
+            message = session.cursor_odds() or session.message
+            self._text_at(0, smiley + 4, message[:right].rjust(right), 0, right)
+        return guesses_fit, message_fits
 
-    def _panel(self, session: Session, lines: int, cols: int) -> None:
+    def _panel(self, session: Session, lines: int, cols: int, shown: tuple[bool, bool]) -> None:
         panel = side_panel(session.width, session.height, lines, cols)
         if panel is None:
             return
-        rows = [
-            _guesses(session),
-            f"rule set {session.spec.rule_set}",
-            session.cursor_odds() or session.message,
-            "",
-            *HELP,
-        ]
-        if panel.col == 0:  # below the field: keep it short
-            rows = [f"{rows[0]}   {rows[2]}", SHORT_HELP]
+        guesses_shown, message_shown = shown
+        message = "" if message_shown else session.cursor_odds() or session.message
+        if panel.col == 0:  # below the field: two short lines
+            first = "" if guesses_shown else _guesses(session)
+            rows = [f"{first}   {message}".strip(), SHORT_HELP]
+        else:
+            rows = [
+                "" if guesses_shown else _guesses(session),
+                f"rule set {session.spec.rule_set}",
+                message,
+                "",
+                *HELP,
+            ]
         for offset, text in enumerate(rows[: panel.rows]):
             self._text_at(panel.row + offset, panel.col, text, 0, panel.cols - 1)
 
