@@ -245,9 +245,18 @@ def test_win_and_loss_rewards_and_termination():
     assert info["mine_probability"] == pytest.approx(1 / 8)
 
 
-@pytest.mark.parametrize("rule_set", ["endoh", "complete", "mysweeper"])
-def test_progress_reward_adds_the_share_of_safe_cells_opened(rule_set):
-    env = gym.make("SemiAutoMines-v0", reward="progress", rule_set=rule_set, board="intermediate")
+@pytest.mark.parametrize(
+    ("rule_set", "first_click"),
+    [("endoh", "endoh"), ("complete", "safe"), ("mysweeper", "none"), ("groups", "zero")],
+)
+def test_progress_reward_adds_the_share_of_safe_cells_opened(rule_set, first_click):
+    env = gym.make(
+        "SemiAutoMines-v0",
+        reward="progress",
+        rule_set=rule_set,
+        first_click=first_click,
+        board="intermediate",
+    )
     for seed in range(6):
         _, info = env.reset(seed=seed)
         rng = np.random.default_rng(seed)

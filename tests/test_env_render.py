@@ -136,14 +136,15 @@ def test_expert_picture_size_and_frames_for_a_whole_episode():
 def test_record_video_writes_a_file(tmp_path):
     pytest.importorskip("moviepy")
     env = gym.make("SemiAutoMines-v0", rule_set="endoh", render_mode="rgb_array")
-    env = gym.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda _: True)
+    folder = tmp_path / "videos"
+    env = gym.wrappers.RecordVideo(env, str(folder), episode_trigger=lambda _: True)
     _, info = env.reset(seed=0)
     done = False
     while not done:
         _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         done = terminated or truncated
     env.close()
-    assert list(tmp_path.glob("*.mp4"))
+    assert list(folder.glob("*.mp4"))
 
 
 def test_human_mode_without_a_display_prints_the_screen(monkeypatch, capsys):

@@ -386,16 +386,15 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         valid = self._playing() and minefield.view.flat[index] == COVERED
         if valid:
             probability = self._chosen_probability(index) if self.info_probability else np.nan
-            safe_before = minefield.safe_cells_left
             state = game.probe(index % self.width, index // self.width)
             # Under endoh-alt all safe cells can be open while the game goes on: a win here.
             self.won = state is GameState.WON or minefield.all_safe_opened
             lost = state is GameState.LOST
             reward = 1.0 if self.won else -1.0 if lost else 0.0
             if self.reward_mode == "progress":
+                # After the probe: an "endoh" first click may have deleted a mine.
                 safe_total = minefield.width * minefield.height - minefield.mine_count
-                opened = safe_before - minefield.safe_cells_left
-                reward += opened / safe_total if safe_total else 0.0
+                reward += len(game.last_opened) / safe_total if safe_total else 0.0
             terminated = self.won or lost
             if not lost:  # a loss leaves the view as it was: the probabilities still hold
                 self._probabilities = None
