@@ -190,6 +190,26 @@ def test_cli_json_lists_the_maps(tmp_path: Path) -> None:
         (["--board", "beginner", "--start", "9", "0"], "outside the 9x9 board"),
         (["--board", "beginner", "--count", "0"], "--count must be at least 1"),
         (["--board", "beginner"], "--out"),
+        (["--board", "beginner", "--max-draws", "0"], "--max-draws must be at least 1"),
+        (
+            [
+                "--width",
+                "4",
+                "--height",
+                "2",
+                "--mines",
+                "1",
+                "--start",
+                "3",
+                "0",
+                "--no-guess",
+                "--rule-set",
+                "complete",
+                "--max-draws",
+                "20",
+            ],  # fmt: skip
+            "no no-guess layout found in 20 draws",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(

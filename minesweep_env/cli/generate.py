@@ -22,6 +22,9 @@ from ..generation.start_file import format_start, start_path
 from ..solver.base import get_rule_set
 from .errors import EXIT_OK, CliError
 
+MAX_DRAWS = 10_000
+"""Enough for the standard boards by far (expert: about 7 draws per map with rejection)."""
+
 EXAMPLES = """\
 examples:
   semiautomines generate --board expert --no-guess --count 10 --seed 1 --out maps/mine
@@ -77,6 +80,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         choices=METHODS,
         help="how --no-guess layouts are drawn (default: rejection)",
     )
+    parser.add_argument(
+        "--max-draws",
+        type=int,
+        default=MAX_DRAWS,
+        metavar="N",
+        help=f"give up a --no-guess map after N fresh layouts (default: {MAX_DRAWS})",
+    )
     parser.add_argument("--count", type=int, default=1, metavar="N", help="maps (default: 1)")
     parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: fresh)")
     parser.add_argument("--prefix", help="file name prefix (default: board name or WxH-M)")
@@ -107,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     prefix = args.prefix or prefix
     if args.count < 1:
         raise CliError(f"--count must be at least 1, got {args.count}")
+    if args.max_draws < 1:
+        raise CliError(f"--max-draws must be at least 1, got {args.max_draws}")
     if not args.no_guess and (args.rule_set or args.method):
         raise CliError("--rule-set and --method only apply with --no-guess")
     rules = None
@@ -133,10 +145,6 @@ def run(args: argparse.Namespace) -> int:
             if taken.exists():
                 raise CliError(f"{taken}: already exists; choose another --out or --prefix")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise CliError(f"{args.out}: cannot create folder: {error.strerror or error}") from None
     written = []
     for i, path in enumerate(tqdm(paths, desc="maps", unit="map", disable=None, leave=False)):
         rng = np.random.default_rng([seed, i])
@@ -144,14 +152,26 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.no_guess:
                 made = generate_no_guess(
-                    width, height, mines, rng, start, rules, args.method or "rejection"
+                    width,
+                    height,
+                    mines,
+                    rng,
+                    start,
+                    rules,
+                    args.method or "rejection",
+                    max_draws=args.max_draws,
                 )
                 layout = made.layout
                 record.update(draws=made.draws, repairs=made.repairs, seconds=made.seconds)
             else:
                 layout = generate_random(width, height, mines, rng, start)
         except ValueError as error:
-            raise CliError(str(error)) from None
+            hint = "" if args.method == "repair" else "; --method repair copes with dense boards"
+            raise CliError(f"{path.name}: {error}{hint}") from None
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CliError(f"{args.out}: cannot create folder: {error.strerror or error}") from None
         _write_new(path, format_ioccc(layout))
         if start is not None:
             _write_new(start_path(path), format_start(start))
