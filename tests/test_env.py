@@ -454,3 +454,12 @@ def test_docstring_teaches_the_whole_contract():
         assert f"``{name}=" in doc, f"argument {name} is not documented"
         default = parameter.default
         assert f"``{name}={default!r}``".replace("'", '"') in doc
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from minesweep_env.envs import semi_auto_mines
+
+    result = doctest.testmod(semi_auto_mines)
+    assert result.attempted >= 6 and result.failed == 0

@@ -54,8 +54,10 @@ def neighbours(x: int, y: int, width: int, height: int) -> list[tuple[int, int]]
 
 def adjacent_mine_counts(mines: np.ndarray) -> np.ndarray:
     """Number of mines around every cell of a boolean (H, W) array, as int8."""
-    padded = np.pad(mines.astype(np.int8), 1)
     h, w = mines.shape
+    # A zero border by hand: np.pad costs more than the sums on boards this small.
+    padded = np.zeros((h + 2, w + 2), dtype=np.int8)
+    padded[1:-1, 1:-1] = mines
     total = np.zeros((h, w), dtype=np.int8)
     for dy in range(3):
         for dx in range(3):

@@ -127,8 +127,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     ``first_click`` policy decides what happens to a mine under it.
 
     All randomness comes from ``np_random``: every ``reset`` draws the map (if
-    any), a layout seed and a first-click seed from it, always the same number
-    of draws. So ``reset(seed=S)`` gives the same layout for every agent, and
+    any) and a layout seed from it, always the same number of draws; the layout
+    and then the first-click policy draw from a generator made from the layout
+    seed. So ``reset(seed=S)`` gives the same layout for every agent, and
     ``reset(seed=S)`` followed by N plain ``reset()`` gives the same N layouts
     whatever the agent did in between: a paired comparison of agents.
     ``reset(options={"layout": MineLayout})`` plays a given layout.
@@ -341,15 +342,17 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game: a random layout, a map, or ``options["map"]`` / ``options["layout"]``.
 
-        Always draws the same three numbers from ``np_random`` (map index,
-        layout seed, first-click seed), used or not, so the layouts of later
-        resets do not depend on what happened in this one.
+        Always draws the same numbers from ``np_random`` (the map index when
+        there are maps, then the layout seed), used or not, so the layouts of
+        later resets do not depend on what happened in this one.
         """
         super().reset(seed=seed)
         options = options or {}
         map_index = int(self.np_random.integers(len(self.maps))) if self.maps else 0
         layout_seed = int(self.np_random.integers(_SEED_BOUND))
-        click_seed = int(self.np_random.integers(_SEED_BOUND))
+        # One generator per game: the layout is drawn from it first, then the first-click
+        # policy draws from it, so the agent's moves never reach np_random.
+        game_rng = np.random.default_rng(layout_seed)
 
         self.map_path, self.layout_seed = None, None
         if "layout" in options:
@@ -361,10 +364,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             self.map_path, layout = chosen.path, chosen.layout
         else:
             self.layout_seed = layout_seed
-            layout = MineLayout.random(
-                self.width, self.height, self.mines, np.random.default_rng(layout_seed)
-            )
-        self.game = Game(layout, self.rule_set, self.first_click, seed=click_seed)
+            layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
+        self.game = Game(layout, self.rule_set, self.first_click, seed=game_rng)
         self.steps = 0
         self.won = False
         self._probabilities = None
