@@ -159,3 +159,38 @@ def test_known_safe_cells_are_zero_and_never_mines() -> None:
     assert analysis.probability(2, 0) == 1
     assert analysis.mine_cells == frozenset({(2, 0)})
     assert analysis.safe_cells == frozenset({(0, 0)})
+
+
+def _expert_positions(seed: int, moves: int) -> list[Board]:
+    """Positions from an expert game played by probing the lowest-probability cell."""
+    from minesweep_env import Minefield, MineLayout
+
+    rng = np.random.default_rng(seed)
+    field = Minefield(MineLayout.random(30, 16, 99, rng), first_click="safe", rng=rng)
+    field.probe(15, 8)
+    positions = []
+    while field.state == "playing" and len(positions) < moves:
+        board = field.board()
+        positions.append(board)
+        analysis = analyse_position(board)
+        probabilities = np.where(board.grid == COVERED, analysis.probabilities, np.inf)
+        y, x = np.unravel_index(int(np.argmin(probabilities)), probabilities.shape)
+        field.probe(int(x), int(y))
+    return positions
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_expert_weights_add_up_to_the_mines_left(seed: int) -> None:
+    # Beyond brute force's reach: the exact identity sum(weights) == left * layouts
+    # (every layout places exactly the mines left), and the no-total answer
+    # agrees with the total one on which cells are certain only in one direction.
+    for board in _expert_positions(seed, 40):
+        analysis = analyse_position(board)
+        weights = [w for w in analysis.mine_weights.reshape(-1) if w is not None]
+        assert sum(weights) == board.mines_left * analysis.layouts
+        assert all(0 <= w <= analysis.layouts for w in weights)
+        free = analyse_position(Board(board.grid, None))
+        for x, y in free.safe_cells:
+            assert analysis.probability(x, y) == 0
+        for x, y in free.mine_cells:
+            assert analysis.probability(x, y) == 1
