@@ -296,6 +296,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self._probabilities: np.ndarray | None = None
         self._probability_plane = ProbabilityPlane()
         self._renderer: Any = None
+        self._window: Any = None
 
     # -- construction helpers ---------------------------------------------------------------
 
@@ -457,9 +458,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         return None
 
     def close(self) -> None:
-        window = getattr(self, "_window", None)
-        if window is not None:
-            window.close()
+        if self._window is not None:
+            self._window.close()
             self._window = None
 
     # -- internals --------------------------------------------------------------------------
@@ -557,8 +557,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     def _show(self, picture: np.ndarray, game: Game) -> None:
         from ..render import Window, render_ansi
 
-        window = getattr(self, "_window", None)
-        if window is None:
-            window = self._window = Window("SemiAutoMines", self.metadata["render_fps"])
-        if not window.show(picture):
+        if self._window is None:
+            self._window = Window("SemiAutoMines", self.metadata["render_fps"])
+        if not self._window.show(picture):
             print(render_ansi(game, won=self.won, color=True), flush=True)
