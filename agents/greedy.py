@@ -127,12 +127,16 @@ class GreedyAgent(Agent):
             return int(tied[0])
         if self.tie_break == "random":
             return int(tied[self._rng.integers(tied.size)])
+        return self._break_tie(tied, weights, minefield)
+
+    def _break_tie(self, tied: np.ndarray, weights, minefield) -> int:
+        """The strong tie-break among cells of equal lowest probability."""
+        width, height = minefield.width, minefield.height
         probabilities = np.full(width * height, np.nan)
         for index, weight in weights.mine_weight.items():
             if weight is not None:
                 probabilities[index] = weight / weights.layouts
-        view = minefield.view
-        zero = zero_chance(view, probabilities.reshape(height, width)).reshape(-1)[tied]
+        zero = zero_chance(minefield.view, probabilities.reshape(height, width)).reshape(-1)[tied]
         neighbours = neighbour_counts(height, width).reshape(-1)[tied]
         # lexsort sorts by the last key first: highest zero chance, then fewest
         # neighbours, then lowest index.

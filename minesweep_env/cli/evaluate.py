@@ -21,7 +21,7 @@ from .errors import CliError
 
 DEFAULT_AGENTS = "random,greedy,ppo"
 DEFAULT_BOARDS = ",".join(STANDARD_BOARDS)
-DEFAULT_GAMES = 300
+DEFAULT_GAMES = 1000
 """Games per agent and board of the main job: it evaluates the baselines on
 the standard boards and every prepared map in well under 10 minutes on 2 cores
 (measured: see the README)."""
