@@ -463,3 +463,16 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(semi_auto_mines)
     assert result.attempted >= 6 and result.failed == 0
+
+
+def test_no_guess_map_reports_its_start_and_is_won_from_it_without_guessing():
+    folder = ROOT / "maps" / "no-guess" / "beginner"
+    env = gym.make("SemiAutoMines-v0", maps=str(folder), rule_set="complete")
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        x, y = info["start"]
+        _, reward, terminated, _, info = env.step(y * 9 + x)
+        assert (reward, terminated, info["guesses"]) == (1.0, True, 1)
+    env = gym.make("SemiAutoMines-v0", maps=str(BEGINNER_SUITE))
+    _, info = env.reset(seed=0)
+    assert info["start"] is None

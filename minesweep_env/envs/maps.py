@@ -6,6 +6,9 @@ sorted order, as every map tool of the project reads a folder) or a list of
 files and folders. All maps are read when the env is made, so a bad file fails
 at once with its name and line, not in the middle of training.
 
+A map may have a start cell in a ``NAME.start`` sidecar (the no-guess suites:
+solvable without a guess from that cell only); the env reports it in ``info``.
+
 An env's spaces have one shape, so all its maps must have the same width and
 height; :func:`maps_by_size` splits a mixed collection into one list per size
 (one env per size).
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from ..core.layout import MineLayout
 from ..formats import load_layout
+from ..generation.start_file import load_start
 
 MapSource = str | Path | Iterable[str | Path]
 """A map file, a folder of ``*.txt`` maps, or a list of either."""
@@ -26,10 +30,12 @@ MapSource = str | Path | Iterable[str | Path]
 
 @dataclass(frozen=True)
 class Map:
-    """One prepared layout and the file it came from."""
+    """One prepared layout, the file it came from, and its start cell if it has one."""
 
     path: str
     layout: MineLayout
+    start: tuple[int, int] | None = None
+    """(x, y) from a ``NAME.start`` sidecar: where a no-guess map is solvable from."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -61,7 +67,7 @@ def map_paths(maps: MapSource) -> list[Path]:
 
 def load_maps(maps: MapSource) -> list[Map]:
     """Read every map named by ``maps`` (see :func:`map_paths`)."""
-    return [Map(str(path), load_layout(path)) for path in map_paths(maps)]
+    return [Map(str(path), load_layout(path), load_start(path)) for path in map_paths(maps)]
 
 
 def maps_by_size(maps: MapSource) -> dict[tuple[int, int], list[str]]:

@@ -157,6 +157,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     - ``"guesses"``: probes the agent has made in this game (its valid actions).
     - ``"state"``: ``"playing"``, ``"won"`` or ``"lost"``: the env's verdict (see Episode End).
     - ``"map"``: the path of the map being played, or ``None``.
+    - ``"start"``: (x, y) from the map's ``NAME.start`` sidecar, or ``None``. The
+      no-guess suites (``maps/no-guess/``) are solvable without a guess from that
+      cell only: probe it first to play them as intended.
     - ``"layout_seed"``: the seed of a random layout, which is
       ``MineLayout.random(W, H, mines, np.random.default_rng(layout_seed))`` before
       the first click; ``None`` for a map or a given layout.
@@ -290,6 +293,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
         self.game: Game | None = None
         self.map_path: str | None = None
+        self.map_start: tuple[int, int] | None = None
         self.layout_seed: int | None = None
         self.steps = 0
         self.won = False
@@ -355,14 +359,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # policy draws from it, so the agent's moves never reach np_random.
         game_rng = np.random.default_rng(layout_seed)
 
-        self.map_path, self.layout_seed = None, None
+        self.map_path, self.map_start, self.layout_seed = None, None, None
         if "layout" in options:
             layout = self._given_layout(options["layout"])
         elif "map" in options:
             layout = self._named_map(options["map"])
         elif self.maps:
-            chosen = self.maps[map_index]
-            self.map_path, layout = chosen.path, chosen.layout
+            layout = self._play_map(self.maps[map_index])
         else:
             self.layout_seed = layout_seed
             layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
@@ -487,11 +490,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         wanted = str(path)
         for entry in self.maps:
             if entry.path == wanted:
-                self.map_path = entry.path
-                return entry.layout
+                return self._play_map(entry)
         (entry,) = load_maps(Path(path))
         self._check_size(entry.layout, entry.path)
-        self.map_path = entry.path
+        return self._play_map(entry)
+
+    def _play_map(self, entry: Map) -> MineLayout:
+        self.map_path, self.map_start = entry.path, entry.start
         return entry.layout
 
     def _check_size(self, layout: MineLayout, what: str) -> None:
@@ -508,6 +513,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             "guesses": self.game.guesses,
             "state": self._state(),
             "map": self.map_path,
+            "start": self.map_start,
             "layout_seed": self.layout_seed,
         }
 
