@@ -54,17 +54,17 @@ def play_greedy(width: int, height: int, mines: int, seed: int) -> list[Board]:
     return positions
 
 
-def collect(level: str, target: int) -> list[Board]:
+def collect(level: str, target: int, min_games: int) -> tuple[list[Board], int]:
+    """Positions from games with seeds 0, 1, 2, ... until both minimums are met."""
     width, height, mines = STANDARD_BOARDS[level]
     positions: list[Board] = []
     seed = 0
-    with tqdm(total=target, desc=f"{level}: playing", leave=False) as bar:
-        while len(positions) < target:
-            new = play_greedy(width, height, mines, seed)
-            positions.extend(new)
-            bar.update(min(len(new), target - bar.n))
+    with tqdm(total=min_games, desc=f"{level}: playing", leave=False) as bar:
+        while len(positions) < target or seed < min_games:
+            positions.extend(play_greedy(width, height, mines, seed))
             seed += 1
-    return positions
+            bar.update(1)
+    return positions, seed
 
 
 def time_positions(positions: list[Board], repeat: int) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +113,8 @@ def complete_games_per_second(level: str, games: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=1000, help="positions per level")
+    parser.add_argument("--positions", type=int, default=1000, help="positions per level, at least")
+    parser.add_argument("--min-games", type=int, default=50, help="games per level (at least)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per position")
     parser.add_argument(
         "--levels", nargs="+", default=["expert", "intermediate", "beginner"],
@@ -126,12 +127,12 @@ def main() -> None:
     print("mine_probabilities per call, positions from lowest-probability play, total known")
     print(f"(fastest of {args.repeat} runs per position; wall / thread CPU, ms)")
     header = (
-        f"{'level':<13}{'positions':>10}{'median':>16}{'p99':>16}{'worst':>16}"
+        f"{'level':<13}{'games':>6}{'positions':>10}{'median':>16}{'p99':>16}{'worst':>16}"
         "   largest component"
     )
     print(header)
     for level in args.levels:
-        positions = collect(level, args.positions)
+        positions, games = collect(level, args.positions, args.min_games)
         wall, cpu = time_positions(positions, args.repeat)
         cells, groups, numbers = largest_component(positions)
 
@@ -139,7 +140,7 @@ def main() -> None:
             return f"{np.percentile(wall, q):.3f}/{np.percentile(cpu, q):.3f}"
 
         print(
-            f"{level:<13}{len(positions):>10}{pair(50):>16}{pair(99):>16}{pair(100):>16}"
+            f"{level:<13}{games:>6}{len(positions):>10}{pair(50):>16}{pair(99):>16}{pair(100):>16}"
             f"   {cells} cells, {groups} groups, {numbers} numbers"
         )
     print()
