@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,3 +37,35 @@ def test_the_recorded_command_remakes_the_first_maps(board: str) -> None:
     for i in range(3):
         made = generate_no_guess(width, height, mines, np.random.default_rng([2020, i]))
         assert format_ioccc(made.layout) == (SUITES / board / f"{board}-{i:03d}.txt").read_text()
+
+
+def test_the_evaluation_harness_plays_them_from_their_start(tmp_path: Path) -> None:
+    """A random agent wins every no-guess game: its only move is the recorded start."""
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "semiautomines"),
+            "evaluate",
+            "--agents",
+            "random",
+            "--maps",
+            str(SUITES / "beginner"),
+            "--boards",
+            "none",
+            "--games",
+            "30",
+            "--rule-set",
+            "substitution",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--no-progress",
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(next(tmp_path.glob("*/results.json")).read_text())
+    assert (row["games"], row["wins"], row["fixed_starts"]) == (30, 30, 100)
+    assert row["mean_guesses"] == 1.0
