@@ -67,5 +67,5 @@ def test_the_evaluation_harness_plays_them_from_their_start(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(next(tmp_path.glob("*/results.json")).read_text())
-    assert (row["games"], row["wins"], row["fixed_starts"]) == (30, 30, 100)
+    assert row["games"] >= 30 and row["wins"] == row["games"] and row["fixed_starts"] == 100
     assert row["mean_guesses"] == 1.0
