@@ -21,8 +21,9 @@ from math import comb
 
 from .frontier import Component
 
-Poly = list[int]
-"""Coefficient k: the number of layouts with k mines (in the part counted so far)."""
+Poly = dict[int, int]
+"""Mine count k -> the number of layouts with k mines (in the part counted so far).
+A dict, not a list: most counts are nonzero for only one or two mine counts."""
 
 
 class NoLayoutError(Exception):
@@ -48,22 +49,24 @@ class ComponentCount:
 
 def _add_into(target: Poly, poly: Poly, shift: int, factor: int) -> None:
     """target += factor * x**shift * poly."""
-    need = len(poly) + shift
-    if len(target) < need:
-        target.extend([0] * (need - len(target)))
-    for k, value in enumerate(poly):
-        if value:
-            target[k + shift] += factor * value
+    for k, value in poly.items():
+        k += shift
+        target[k] = target.get(k, 0) + factor * value
 
 
 def _multiply(a: Poly, b: Poly) -> Poly:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                if y:
-                    out[i + j] += x * y
+    out: Poly = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            out[i + j] = out.get(i + j, 0) + x * y
     return out
+
+
+def _dense(poly: Poly, length: int) -> tuple[int, ...]:
+    out = [0] * length
+    for k, value in poly.items():
+        out[k] = value
+    return tuple(out)
 
 
 def group_order(component: Component) -> list[int]:
@@ -146,7 +149,7 @@ def count_component(component: Component) -> ComponentCount:
         plans.append((touched, out))
         active = following
 
-    forward: list[dict[tuple[int, ...], Poly]] = [{(): [1]}]
+    forward: list[dict[tuple[int, ...], Poly]] = [{(): {0: 1}}]
     transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
     for i in range(steps):
         touched, out = plans[i]
@@ -163,7 +166,7 @@ def count_component(component: Component) -> ComponentCount:
                 nxt = tuple(state[v] if kind == 0 else starts[v] - mines for kind, v in out)
                 target = layer.get(nxt)
                 if target is None:
-                    layer[nxt] = target = []
+                    layer[nxt] = target = {}
                 _add_into(target, poly, mines, ways[mines])
                 moves.append((state, mines, nxt))
         if not layer:
@@ -171,8 +174,8 @@ def count_component(component: Component) -> ComponentCount:
         forward.append(layer)
         transitions.append(moves)
 
-    backward: list[dict[tuple[int, ...], Poly]] = [{} for _ in range(steps)] + [{(): [1]}]
-    cell_mines: list[Poly] = [[] for _ in range(steps)]
+    backward: list[dict[tuple[int, ...], Poly]] = [{} for _ in range(steps)] + [{(): {0: 1}}]
+    cell_mines: list[Poly] = [{} for _ in range(steps)]
     for i in range(steps - 1, -1, -1):
         size = sizes[i]
         ways = [comb(size, m) for m in range(size + 1)]
@@ -188,22 +191,22 @@ def count_component(component: Component) -> ComponentCount:
                 continue
             target = here.get(state)
             if target is None:
-                here[state] = target = []
+                here[state] = target = {}
             _add_into(target, tail, mines, ways[mines])
             if mines:
                 target = mined.get(state)
                 if target is None:
-                    mined[state] = target = []
+                    mined[state] = target = {}
                 _add_into(target, tail, mines, ways_with[mines])
         before = forward[i]
         total = cell_mines[i]
         for state, tails in mined.items():
             _add_into(total, _multiply(before[state], tails), 0, 1)
     layouts = backward[0].get(())
-    if not layouts or not any(layouts):
+    if not layouts or not any(layouts.values()):
         raise NoLayoutError(component.numbers[touches[0][0]])
-    length = len(layouts)
+    length = max(layouts) + 1
     ordered: list[tuple[int, ...]] = [()] * steps
     for i, g in enumerate(order):
-        ordered[g] = tuple((cell_mines[i] + [0] * length)[:length])
-    return ComponentCount(tuple(layouts), tuple(ordered))
+        ordered[g] = _dense(cell_mines[i], length)
+    return ComponentCount(_dense(layouts, length), tuple(ordered))
