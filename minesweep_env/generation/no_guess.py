@@ -18,10 +18,10 @@ drift away from the start: ``benchmarks/generate.py`` measures the bias.
 Either way the result is finally checked with :func:`is_solvable` and the rule
 set alone, the same check as ``semiautomines solvable``.
 
-The play uses a small built-in engine for the two one-cell rules (a number
-whose mines are all flagged frees its other neighbours; a number with as many
-covered neighbours as missing mines flags them all) and asks the named rule set
-only when those are stuck: every rule set proves at least that much, and the
+The repair play uses a small built-in engine for the two one-cell rules (a
+number whose mines are all flagged frees its other neighbours; a number with as
+many covered neighbours as missing mines flags them all) and asks the named rule
+set only when those are stuck: every rule set proves at least that much, and the
 final :func:`is_solvable` check makes the guarantee independent of it.
 """
 
@@ -285,16 +285,14 @@ def generate_no_guess(
     while max_draws is None or draws < max_draws:
         draws += 1
         mine_array = draw_outside_zone(width, height, mines, start, rng)
-        if method == "rejection":
-            if not _Play(mine_array, start, rules).run():
-                continue
-        else:
+        if method == "repair":
             mine_array, moved = _repair_until_solved(mine_array, start, rules, rng, max_repairs)
             repairs += moved
             if mine_array is None:
                 continue
-        layout = layout_from_mines(mine_array, rng)
-        if is_solvable(layout, start, rules):
+        # Rejection accepts exactly the layouts this check accepts: uniform over them.
+        if is_solvable(MineLayout(mine_array), start, rules):
+            layout = layout_from_mines(mine_array, rng)
             return GeneratedMap(layout, start, draws, repairs, time.perf_counter() - began)
     raise ValueError(f"no no-guess layout found in {max_draws} draws")
 
