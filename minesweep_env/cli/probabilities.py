@@ -34,6 +34,14 @@ then one row per line: ? covered, ! a known mine, a digit a probed cell, e.g.
   ?2!
   ???
 
+for which it prints (one of the 2 mines is flagged; the 2 needs the other
+among its 7 covered neighbours, so each holds it with probability 1/7):
+
+  3 3 2
+  0.143 0.143 0.143
+  0.143     2     !
+  0.143 0.143 0.143
+
 Every layout of mines consistent with the numbers (and the total, when the
 header's third number or --mines gives it) is taken as equally likely; the
 answer is exact. Without a total, covered cells that touch no number have no
@@ -42,7 +50,8 @@ columns; 0 and 1 are printed only when exact (a near-certain cell shows
 0.001 or 0.999 rather than a rounded certainty).
 
 --json prints {"width", "height", "mines", "probabilities"}: a list of rows,
-a number for each covered cell with a probability, null elsewhere.
+a number for each covered cell with a probability, null elsewhere. With -o,
+either form goes to OUT instead of standard output.
 
 exit status: 0 success, 2 bad input or an impossible position (one line on stderr)."""
 
