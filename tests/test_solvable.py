@@ -190,7 +190,8 @@ def test_cli_json(maps: Path) -> None:
         (["easy.txt", "--start", "9", "0"], "outside the 5x4 board"),
         (["easy.txt", "--start", "0", "0", "--rule-set", "nope"], "unknown rule set 'nope'"),
         (["bad.txt", "--start", "0", "0"], "bad.txt:2:"),
-        (["easy.txt"], "--start"),
+        (["easy.txt"], "give --start X Y (no easy.start beside it)"),
+        (["easy.txt", "--start", "0"], "--start"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(maps: Path, args: list[str], fragment: str) -> None:
@@ -199,3 +200,13 @@ def test_cli_bad_input_is_one_line_and_exit_2(maps: Path, args: list[str], fragm
     done = run_cli("solvable", *args)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1 and fragment in done.stderr
+
+
+def test_cli_takes_the_start_from_the_start_file_when_not_given(maps: Path) -> None:
+    (maps / "fifty.start").write_text("3 0\n")
+    done = run_cli("solvable", str(maps / "fifty.txt"), "--json")
+    assert done.returncode == 1 and json.loads(done.stdout)["start"] == [3, 0]
+    (maps / "easy.start").write_text("4 3\n")  # on the mine
+    assert run_cli("solvable", str(maps / "easy.txt")).returncode == 1
+    given = run_cli("solvable", str(maps / "easy.txt"), "--start", "0", "0")
+    assert (given.returncode, given.stdout) == (0, "solvable\n")  # --start wins

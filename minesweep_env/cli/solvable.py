@@ -7,6 +7,7 @@ import json
 
 from ..formats import format_board, load_layout
 from ..generation.solvability import is_solvable
+from ..generation.start_file import load_start, start_path
 from ..solver.base import get_rule_set
 from .errors import EXIT_NEGATIVE, EXIT_OK, CliError
 
@@ -14,6 +15,7 @@ EXAMPLES = """\
 examples:
   semiautomines solvable maps/ioccc/ioccc.txt --start 0 0
   semiautomines solvable board.txt --start 3 3 --rule-set complete --json
+  semiautomines solvable maps/no-guess/expert/expert-000.txt   # start from expert-000.start
 
 MAP is an IOCCC map (width height mines priorities...) or rows of x (mine) and
 o (safe). The start cell is probed as written, with no first-click protection:
@@ -45,8 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         nargs=2,
         type=int,
         metavar=("X", "Y"),
-        required=True,
-        help="start cell, 0-based column X and row Y",
+        help="start cell, 0-based column X and row Y (default: from MAP.start, if any)",
     )
     parser.add_argument(
         "--rule-set",
@@ -70,7 +71,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CliError(str(error)) from None
     layout = load_layout(args.map)
-    start = tuple(args.start)
+    if args.start is not None:
+        start = tuple(args.start)
+    else:
+        recorded = load_start(args.map)
+        if recorded is None:
+            raise CliError(
+                f"{args.map}: give --start X Y (no {start_path(args.map).name} beside it)"
+            )
+        start = recorded
     try:
         verdict = is_solvable(layout, start, rules, first_click=args.first_click)
     except ValueError as error:
