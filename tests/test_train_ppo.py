@@ -1,0 +1,148 @@
+"""Training end to end with tiny settings: it learns something, saves, reloads, resumes."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+th = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+import gymnasium as gym  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+import minesweep_env  # noqa: E402, F401
+from agents.policies import policy_for_board  # noqa: E402
+from agents.train_ppo import Args, main, train  # noqa: E402
+from minesweep_env.cli.main import main as cli_main  # noqa: E402
+
+
+def tiny_args(tmp_path, **changes) -> Args:
+    settings = dict(
+        run_name="tiny",
+        runs_dir=str(tmp_path / "runs"),
+        board="5x5x3",
+        obs_mode="planes",
+        num_envs=2,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=2,
+        learning_rate=1e-3,
+        total_timesteps=512,
+        eval_freq=256,
+        eval_games=10,
+        checkpoint_freq=256,
+        channels=8,
+        blocks=1,
+        value_hidden=16,
+        progress_bar=False,
+        save_model=str(tmp_path / "models" / "ppo_tiny.zip"),
+    )
+    settings.update(changes)
+    return Args(**settings)
+
+
+def action_probabilities(model: MaskablePPO, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    with th.no_grad():
+        distribution = model.policy.get_distribution(th.as_tensor(obs[None]), mask[None])
+        return distribution.distribution.probs[0].numpy()
+
+
+def play(model: MaskablePPO, env: gym.Env, games: int) -> tuple[int, int]:
+    """Greedy play of ``games`` games; returns (valid actions, invalid actions)."""
+    policy_for_board(model.policy, env.observation_space)
+    valid = invalid = 0
+    for game in range(games):
+        obs, info = env.reset(seed=game)
+        done = False
+        while not done:
+            mask = env.unwrapped.action_masks()
+            assert (mask == info["action_mask"]).all()
+            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            valid += bool(mask[int(action)])
+            invalid += not mask[int(action)]
+            obs, _, terminated, truncated, info = env.step(int(action))
+            done = terminated or truncated
+    return valid, invalid
+
+
+@pytest.mark.slow
+def test_training_moves_the_policy_and_leaves_every_artefact(tmp_path):
+    args = tiny_args(tmp_path)
+    run_dir = train(args)
+    model_path = tmp_path / "models" / "ppo_tiny.zip"
+    model = MaskablePPO.load(model_path, device="cpu")
+    assert model.num_timesteps >= 512
+
+    # The actor head starts at exactly zero (a uniform policy); learning moved it.
+    head = model.policy.mlp_extractor.actor
+    assert head.weight.abs().sum().item() > 0
+    env = gym.make("SemiAutoMines-v0", width=5, height=5, mines=3, obs_mode="planes")
+    for seed in range(100):  # a position after one move with a real guess left
+        env.reset(seed=seed)
+        obs, _, terminated, _, _ = env.step(12)
+        if not terminated:
+            break
+    mask = env.unwrapped.action_masks()
+    assert not terminated and mask.sum() >= 2
+    probs = action_probabilities(model, obs, mask)
+    assert not np.allclose(probs, mask / mask.sum(), atol=1e-4)  # no longer uniform
+    assert probs[~mask].max() < 1e-6
+
+    evaluations = (run_dir / "eval.csv").read_text().splitlines()
+    assert evaluations[0].startswith("timesteps,")
+    assert len(evaluations) - 1 >= 3  # at the start, at 256 steps, at the end
+    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir())[:1] == ["ppo_256_steps.zip"]
+    assert (run_dir / "learning_curve.png").read_bytes()[:4] == b"\x89PNG"
+    assert list((run_dir / "tb").rglob("events.out.tfevents.*"))
+    meta = json.loads(model_path.with_suffix(".json").read_text())
+    assert meta["env_kwargs"]["obs_mode"] == "planes"
+    assert meta["env_kwargs"]["width"] == 5
+    assert zipfile.is_zipfile(model_path)
+
+
+@pytest.mark.slow
+def test_a_saved_model_reloads_and_only_picks_valid_cells_on_any_board(tmp_path):
+    train(tiny_args(tmp_path, eval_freq=0, checkpoint_freq=0, total_timesteps=256))
+    model = MaskablePPO.load(tmp_path / "models" / "ppo_tiny.zip", device="cpu")
+    for board in ({"width": 5, "height": 5, "mines": 3}, {"board": "beginner"}):
+        env = gym.make("SemiAutoMines-v0", obs_mode="planes", **board)
+        valid, invalid = play(model, env, games=15)
+        assert invalid == 0
+        assert valid >= 15  # every game made at least one move
+
+
+@pytest.mark.slow
+def test_resume_continues_the_step_count(tmp_path):
+    first = train(tiny_args(tmp_path, eval_freq=0, save_model=""))
+    checkpoint = first / "checkpoints" / "ppo_512_steps.zip"
+    assert checkpoint.is_file()
+    args = tiny_args(
+        tmp_path,
+        run_name="resumed",
+        resume=str(checkpoint),
+        total_timesteps=768,
+        eval_freq=0,
+        save_model="",
+    )
+    resumed = train(args)
+    model = MaskablePPO.load(resumed / "final.zip", device="cpu")
+    assert 768 <= model.num_timesteps < 768 + 128
+
+
+def test_bad_settings_are_one_line_and_exit_2(tmp_path, capsys):
+    assert cli_main(["train", "--board", "9y9", "--runs-dir", str(tmp_path)]) == 2
+    assert "--board" in capsys.readouterr().err
+    assert main(["--num-envs", "0", "--runs-dir", str(tmp_path)]) == 2
+    assert "--num-envs must be positive" in capsys.readouterr().err
+    assert cli_main(["train", "--resume", str(tmp_path / "nope.zip")]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
+    existing = tmp_path / "m.zip"
+    existing.write_bytes(b"x")
+    assert cli_main(["train", "--save-model", str(existing)]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert existing.read_bytes() == b"x"
+    assert not (tmp_path / "tiny").exists()
