@@ -145,7 +145,7 @@ class Terminal:
 
     def cell(self, x: int, y: int) -> str:
         """The character of cell (x, y): screen row y+1, column 2x+1."""
-        return self.row(y + 1)[2 * x + 1]
+        return self.screen.buffer[y + 1][2 * x + 1].data
 
     def cell_bg(self, x: int, y: int) -> str:
         return self.screen.buffer[y + 1][2 * x + 1].bg
@@ -154,12 +154,14 @@ class Terminal:
         """The field as text: ``?`` covered (a dot on white), ``0`` a dot on black, etc."""
         rows = []
         for y in range(height):
+            line = self.screen.buffer[y + 1]
             chars = []
             for x in range(width):
-                char = self.cell(x, y)
-                if char == ".":
-                    char = "?" if self.cell_bg(x, y) == "white" else "0"
-                chars.append(char)
+                char = line[2 * x + 1]
+                if char.data == ".":
+                    chars.append("?" if char.bg == "white" else "0")
+                else:
+                    chars.append(char.data)
             rows.append("".join(chars))
         return rows
 
