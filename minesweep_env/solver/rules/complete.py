@@ -27,35 +27,42 @@ _CACHE_LIMIT = 512
 """Component counts kept between calls; cleared when full (positions move on)."""
 
 
-def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
-    """What single numbers, pairs of numbers and the bare mine count prove.
+def _cheap_round(
+    needs: list[int],
+    cells_of: list[set[int]],
+    touching: dict[int, list[int]],
+    off: set[int],
+    left: int | None,
+    covered: int,
+) -> tuple[set[int], set[int]]:
+    """One round of the cheap rules on what is still undecided.
 
-    For two numbers a, b sharing cells I, with A-only and B-only the rest, the
-    mines x in I satisfy max(0, a - |A-only|, b - |B-only|) <= x <= min(a, b, |I|);
-    an end of that range pinned at 0 or at a part's size proves that part.
+    The bare count first (no mines left, or as many as covered cells), then each
+    number alone; only when those find nothing, each pair of numbers sharing
+    cells: with A-only and B-only the cells one sees and the other does not and
+    I the shared ones, the mines x in I satisfy
+    max(0, a - |A-only|, b - |B-only|) <= x <= min(a, b, |I|), and an end of
+    that range pinned at 0 or at a part's size proves the whole part.
     """
     safe: set[int] = set()
     mines: set[int] = set()
-    left = constraints.mines_left
     if left is not None and (left == 0 or left == covered):
-        cells = [*constraints.touching, *constraints.off_frontier]
-        (safe if left == 0 else mines).update(cells)
-        return Proof(safe, mines)
-    needs = constraints.needs
-    for need, cells in zip(needs, constraints.cells, strict=True):
-        if need == 0:
-            safe.update(cells)
-        elif need == len(cells):
-            mines.update(cells)
+        (safe if left == 0 else mines).update(touching, off)
+        return safe, mines
+    for need, cells in zip(needs, cells_of, strict=True):
+        if cells:
+            if need == 0:
+                safe |= cells
+            elif need == len(cells):
+                mines |= cells
     if safe or mines:
-        return Proof(safe, mines)
+        return safe, mines
     pairs: set[tuple[int, int]] = set()
-    for cs in constraints.touching.values():
+    for cs in touching.values():
         if len(cs) > 1:
             for i, a in enumerate(cs):
                 for b in cs[i + 1 :]:
                     pairs.add((a, b))
-    cells_of = [set(cells) for cells in constraints.cells]
     for a, b in pairs:
         need_a, need_b = needs[a], needs[b]
         cells_a, cells_b = cells_of[a], cells_of[b]
@@ -75,7 +82,39 @@ def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
                 safe |= only
             elif need - high >= len(only):
                 mines |= only
-    return Proof(safe, mines)
+    return safe, mines
+
+
+def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
+    """The cheap rules, repeated on their own results until they find nothing.
+
+    Proven mines lower the needs of the numbers around them and proven-safe
+    cells leave their numbers' cell sets, so one call proves what the
+    auto-solver would otherwise need several calls (and several readings of the
+    board) for; only opening cells, which shows new numbers, needs a new call.
+    """
+    needs = list(constraints.needs)
+    cells_of = [set(cells) for cells in constraints.cells]
+    touching = dict(constraints.touching)
+    off = set(constraints.off_frontier)
+    left = constraints.mines_left
+    proven_safe: set[int] = set()
+    proven_mines: set[int] = set()
+    while True:
+        safe, mines = _cheap_round(needs, cells_of, touching, off, left, covered)
+        if not safe and not mines:
+            return Proof(proven_safe, proven_mines)
+        proven_safe |= safe
+        proven_mines |= mines
+        for cell in safe | mines:
+            for c in touching.pop(cell, ()):
+                cells_of[c].discard(cell)
+                if cell in mines:
+                    needs[c] -= 1
+            off.discard(cell)
+        covered -= len(safe | mines)
+        if left is not None:
+            left -= len(mines)
 
 
 @register_rule_set
