@@ -14,7 +14,8 @@ Example (the shipped model's command is in ``agents/models/README.md``)::
 What a run leaves in ``runs/<run-name>/`` (git-ignored): TensorBoard logs
 (``tensorboard --logdir runs``), ``checkpoints/`` (resume with ``--resume``),
 ``monitor/`` (one CSV per env: every training episode), ``eval.csv`` (periodic
-deterministic evaluation), ``learning_curve.png`` and ``args.json``.
+deterministic evaluation through the project's harness, with ``evaluated/``,
+the snapshots it played), ``learning_curve.png``, ``final.zip`` and ``args.json``.
 """
 
 from __future__ import annotations
@@ -223,37 +224,52 @@ def make_model(args: Args, env, tensorboard_log: str | None):
 
 
 # ---------------------------------------------------------------- evaluation
-def play_games(model, kwargs: dict[str, Any], games: int, seed: int) -> dict[str, float]:
-    """Deterministic play of ``games`` seeded games; the same layouts on every call.
+def save_with_sidecar(model, path: Path, args: Args) -> None:
+    """Save ``model`` and, beside it, ``<name>.json``: how to rebuild its env.
 
-    Game ``i`` is ``reset(seed=seed + i)``, so two evaluations (or two models)
-    are compared on identical layouts. Returns the win rate, mean guesses per
-    game and the number of invalid actions chosen (must stay 0).
+    The ``ppo`` agent reads ``env_kwargs.obs_mode`` there to give the model the
+    observation it was trained on.
     """
-    import gymnasium as gym
-
-    import minesweep_env  # noqa: F401
-    from agents.policies import policy_for_board
-
-    env = gym.make(ENV_ID, **kwargs)
-    policy_for_board(model.policy, env.observation_space)
-    wins = guesses = invalid = 0
-    for i in range(games):
-        obs, _ = env.reset(seed=seed + i)
-        done = False
-        while not done:
-            mask = env.unwrapped.action_masks()
-            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            invalid += int(not mask[int(action)])
-            obs, _, terminated, truncated, info = env.step(int(action))
-            guesses += 1
-            done = terminated or truncated
-        wins += info["state"] == "won"
-    env.close()
-    return {"win_rate": wins / games, "mean_guesses": guesses / games, "invalid": invalid}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    meta = {
+        "env_id": ENV_ID,
+        "env_kwargs": env_kwargs(args),
+        "timesteps": int(model.num_timesteps),
+        "args": dataclasses.asdict(args),
+    }
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
 
 
-def make_callbacks(args: Args, run_dir: Path, eval_kwargs: dict[str, Any]):
+def evaluate_snapshot(model, args: Args, run_dir: Path) -> dict[str, float]:
+    """Deterministic play of ``eval_games`` games through the project's harness.
+
+    The model is saved to ``evaluated/ppo_<steps>_steps.zip`` and evaluated as
+    the ``ppo`` agent, exactly as ``semiautomines evaluate --agents ppo --model
+    PATH --seed EVAL_SEED`` would: the same seeded layouts on every call, so
+    the points of the curve are paired comparisons.
+    """
+    from agents.evaluation.harness import evaluate
+    from agents.evaluation.play import Settings
+    from agents.evaluation.targets import board_target
+
+    snapshot = run_dir / "evaluated" / f"ppo_{model.num_timesteps}_steps.zip"
+    save_with_sidecar(model, snapshot, args)
+    settings = Settings(
+        rule_set=args.rule_set,
+        first_click=args.first_click,
+        seed=args.eval_seed,
+        model=str(snapshot),
+    )
+    run = evaluate(["ppo"], [board_target(args.board)], settings, args.eval_games, progress=False)
+    if run.error or not run.rows:
+        raise RuntimeError(f"evaluation of {snapshot} failed: {run.error}")
+    row = run.rows[0]
+    keys = ("win_rate", "ci_low", "ci_high", "mean_guesses", "mean_safe_opened", "invalid_actions")
+    return {key: row[key] for key in keys}
+
+
+def make_callbacks(args: Args, run_dir: Path):
     """Checkpoints, periodic evaluation (to TensorBoard and eval.csv), progress bar."""
     from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 
@@ -285,7 +301,7 @@ def make_callbacks(args: Args, run_dir: Path, eval_kwargs: dict[str, Any]):
                 return
             self.last_eval = self.num_timesteps
             self.next_eval = self.num_timesteps + args.eval_freq
-            result = play_games(self.model, eval_kwargs, args.eval_games, args.eval_seed)
+            result = evaluate_snapshot(self.model, args, run_dir)
             for key, value in result.items():
                 self.logger.record(f"eval/{key}", value)
             self.logger.dump(self.num_timesteps)
@@ -376,10 +392,21 @@ def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
     if eval_path.exists():
         with eval_path.open() as handle:
             rows = list(csv.DictReader(handle))
+        steps = [int(r["timesteps"]) for r in rows]
+        if rows and "ci_low" in rows[0]:
+            ax.fill_between(
+                steps,
+                [float(r["ci_low"]) for r in rows],
+                [float(r["ci_high"]) for r in rows],
+                alpha=0.2,
+                color="C1",
+                label="95% Wilson interval",
+            )
         ax.plot(
-            [int(r["timesteps"]) for r in rows],
+            steps,
             [float(r["win_rate"]) for r in rows],
             "o-",
+            color="C1",
             label="evaluation (deterministic, same games each time)",
         )
     ax.set_xlabel("env steps (guesses)")
@@ -407,7 +434,7 @@ def train(args: Args) -> Path:
 
     env = make_vec_env(args, run_dir / "monitor")
     model = make_model(args, env, str(run_dir / "tb"))
-    callbacks = make_callbacks(args, run_dir, env_kwargs(args))
+    callbacks = make_callbacks(args, run_dir)
     remaining = max(0, args.total_timesteps - model.num_timesteps)
     try:
         model.learn(
@@ -422,15 +449,7 @@ def train(args: Args) -> Path:
         plot_learning_curve(run_dir, run_dir / "learning_curve.png", f"MaskablePPO, {args.board}")
     if args.save_model:
         out = Path(args.save_model)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(run_dir / "final.zip", out)
-        meta = {
-            "env_id": ENV_ID,
-            "env_kwargs": env_kwargs(args),
-            "timesteps": model.num_timesteps,
-            "args": dataclasses.asdict(args),
-        }
-        out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+        save_with_sidecar(model, out, args)
         shutil.copyfile(run_dir / "learning_curve.png", out.with_name(out.stem + "_curve.png"))
     return run_dir
 
