@@ -7,7 +7,8 @@ draws for every rule set, so every rule set starts from the same position.
 After every probe the rule set's auto-solver runs to its fixed point; when it
 is stuck, the player guesses the covered cell with the lowest exact mine
 probability (:func:`minesweep_env.mine_probabilities`, total mine count known;
-ties broken by a seeded draw), until the game is won or lost. A game is won by
+ties go to the first cell of a seeded per-game order, so the same position gets
+the same guess under every rule set), until the game is won or lost. A game is won by
 the rule set's own win rule: the IOCCC rule sets need every cell probed or
 flagged, so ``endoh-alt`` must guess (into a mine) when a mine that no number
 touches is all that is left.
@@ -69,7 +70,9 @@ def play(board_name: str, rule_set_name: str, game: int, seed: int) -> GameResul
     layout = MineLayout.random(width, height, mines, layout_rng)
     # The first-click policy draws from this generator: the same draws for every rule set.
     click_rng = np.random.default_rng([seed, board_index, game, 1])
-    guess_rng = np.random.default_rng([seed, board_index, game, 2])
+    # Ties between equally safe cells go to the cell drawn first in a fixed per-game
+    # order, so two rule sets that reach the same position make the same guess.
+    tie_order = np.random.default_rng([seed, board_index, game, 2]).permutation(width * height)
     rule_set = get_rule_set(rule_set_name)
     minefield = Minefield(layout, first_click="safe", rng=click_rng, win_rule=rule_set.win_rule)
     result = GameResult(won=False, guesses=0, risky_guesses=0)
@@ -85,7 +88,8 @@ def play(board_name: str, rule_set_name: str, game: int, seed: int) -> GameResul
         probabilities = mine_probabilities(minefield.board()).reshape(-1)
         covered = np.flatnonzero(minefield.view.reshape(-1) == COVERED)
         lowest = probabilities[covered].min()
-        choice = int(guess_rng.choice(covered[probabilities[covered] == lowest]))
+        candidates = covered[probabilities[covered] == lowest]
+        choice = int(candidates[np.argmin(tie_order[candidates])])
         result.guesses += 1
         result.risky_guesses += bool(lowest > 0)
         x, y = choice % width, choice // width
