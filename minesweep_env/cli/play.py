@@ -35,16 +35,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "play",
         help="play in the terminal with the mouse; the auto-solver makes every safe move",
         description=(
-            "Semi-automatic Minesweeper in the terminal. You make the guesses; after each "
-            "one the rule set opens every cell it proves safe and flags every proven mine. "
-            "Without MAP or a size the field fills the terminal with a fifth of the cells "
-            "mines, as the IOCCC 2020 endoh1 program."
+            "Semi-automatic Minesweeper in the terminal. You make the guesses; after each\n"
+            "one the rule set opens every cell it proves safe and flags every proven mine.\n"
+            "Without MAP or a size the field fills the terminal, a fifth of the cells mines,\n"
+            "as the IOCCC 2020 endoh1 program. Cell (x, y) is drawn at screen row y+1,\n"
+            "columns 2x and 2x+1, under a status line: mines left, the smiley, the timer."
         ),
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("map", nargs="?", metavar="MAP", help="map file (IOCCC or x/o grid)")
-    parser.add_argument("--rule-set", default="endoh", help="auto-solver rule set (default: endoh)")
+    parser.add_argument(
+        "--rule-set",
+        default="endoh",
+        help=f"auto-solver rule set, one of: {', '.join(_rule_set_names())} (default: endoh)",
+    )
     parser.add_argument(
         "--board", choices=sorted(STANDARD_BOARDS), help="a standard board size and mine count"
     )
@@ -55,7 +60,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--first-click",
         choices=FIRST_CLICK_POLICIES,
         default=FirstClick.ENDOH.value,
-        help="what the first probe is protected from (default: endoh, as the original)",
+        help="first-probe protection; endoh (default, as the original) removes a mine "
+        "under the first probe, safe moves it, zero clears its neighbours too, none",
     )
     parser.add_argument("--seed", type=int, help="seed for layouts and first-click moves")
     parser.add_argument(
@@ -65,6 +71,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="show the auto-solver step by step (default) or its result at once",
     )
     parser.set_defaults(func=run)
+
+
+def _rule_set_names() -> list[str]:
+    from ..solver import RULE_SETS, rules  # noqa: F401  (importing rules registers them)
+
+    return sorted(RULE_SETS)
 
 
 def run(args: argparse.Namespace) -> int:
