@@ -17,10 +17,13 @@ class ProbabilityPlane:
 
     Consecutive positions of one game share most frontier components (only
     the part near the last probe changes), so their exact counts are cached.
+
+    :param cache: a dict of component counts to share, e.g. the one of the
+        rule set that just counted the same position; ``None`` keeps a private one.
     """
 
-    def __init__(self) -> None:
-        self._cache: dict = {}
+    def __init__(self, cache: dict | None = None) -> None:
+        self._cache: dict = {} if cache is None else cache
 
     def __call__(self, board: Board) -> np.ndarray:
         """float64 (H, W): exact probability on covered cells, 1 on flags, 0 on probed cells.

@@ -298,7 +298,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self.won = False
         self._probabilities: np.ndarray | None = None
-        self._probability_plane = ProbabilityPlane()
+        # A rule set that counts components (complete) may share its counts: the
+        # position it last proved nothing on is the one whose probabilities are asked.
+        self._probability_plane = ProbabilityPlane(
+            getattr(self.rule_set, "component_cache", None)
+        )
         self._renderer: Any = None
         self._window: Any = None
 
