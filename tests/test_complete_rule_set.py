@@ -92,3 +92,25 @@ def test_auto_solver_with_complete_never_opens_a_mine() -> None:
             y, x = covered[rng.integers(len(covered))]
             game.probe(int(x), int(y))
         assert game.state in ("won", "lost")
+
+
+def test_weights_of_the_position_the_auto_solver_left_are_reused_exactly() -> None:
+    from minesweep_env.solver.probability import count_position
+
+    checked = 0
+    for seed in range(10):
+        layout = MineLayout.random(16, 16, 40, np.random.default_rng(seed))
+        game = Game(layout, rule_set="complete", first_click="safe", seed=seed)
+        game.probe(8, 8)
+        if game.state != "playing":
+            continue
+        board = game.minefield.board()
+        reused = game.rule_set.weights_for(board)
+        assert reused is not None
+        fresh = count_position(board)
+        assert (reused.layouts, reused.mine_weight) == (fresh.layouts, fresh.mine_weight)
+        other = board.copy()
+        other.total_mines = None
+        assert game.rule_set.weights_for(other) is None
+        checked += 1
+    assert checked >= 5

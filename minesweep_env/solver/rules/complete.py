@@ -20,7 +20,7 @@ import numpy as np
 from ...core.board import Board
 from ...core.cells import COVERED
 from ..base import Proof, RuleSet, register_rule_set
-from ..probability.engine import count_position
+from ..probability.engine import Weights, count_position
 from ..probability.frontier import Constraints, read_constraints, split_components
 
 _CACHE_LIMIT = 512
@@ -125,6 +125,20 @@ class Complete(RuleSet):
 
     def __init__(self) -> None:
         self._cache: dict = {}
+        self._last: tuple[bytes, int | None, Weights] | None = None
+
+    def weights_for(self, board: Board) -> Weights | None:
+        """The engine's exact weights for ``board`` if the last full run was on it.
+
+        The auto-solver's last call on a position where nothing more can be
+        proven always runs the full engine, so a caller that wants the
+        probabilities of the position the auto-solver left (an env's
+        observation) can take them from here instead of counting again.
+        """
+        last = self._last
+        if last is None or last[1] != board.total_mines or last[0] != board.grid.tobytes():
+            return None
+        return last[2]
 
     def prove(self, board: Board) -> Proof:
         constraints = read_constraints(board)
@@ -137,6 +151,7 @@ class Complete(RuleSet):
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache, frontier=frontier)
+        self._last = (board.grid.tobytes(), board.total_mines, weights)
         flat = grid.reshape(-1)
         safe: set[int] = set()
         mines: set[int] = set()
