@@ -119,11 +119,21 @@ def validate(args: Args) -> None:
             )
     if args.vec_env not in ("dummy", "subproc"):
         raise ValueError(f"--vec-env must be dummy or subproc, got {args.vec_env!r}")
+    if args.obs_mode == "grid":
+        raise ValueError("--obs-mode grid has no channel axis; the conv policy needs planes")
     if args.resume and not Path(args.resume).is_file():
         raise ValueError(f"--resume: no checkpoint at {args.resume}")
     if args.save_model and Path(args.save_model).exists() and not args.force:
         raise ValueError(f"--save-model: {args.save_model} exists (use --force to replace it)")
-    board_kwargs(args.board)  # raises on a bad board
+    kwargs = env_kwargs(args)  # raises on a bad board
+    import gymnasium as gym
+
+    import minesweep_env  # noqa: F401  (registers the env)
+
+    try:  # the env itself judges rule set, first click, obs mode and reward names
+        gym.make(ENV_ID, disable_env_checker=True, **kwargs).close()
+    except (ValueError, KeyError) as error:
+        raise ValueError(f"bad env settings: {error}") from None
 
 
 def board_kwargs(board: str) -> dict[str, Any]:
@@ -137,6 +147,10 @@ def board_kwargs(board: str) -> dict[str, Any]:
     except ValueError:
         known = ", ".join(STANDARD_BOARDS)
         raise ValueError(f"--board must be one of {known} or WxHxM, got {board!r}") from None
+    if width < 1 or height < 1 or not 0 <= mines < width * height:
+        raise ValueError(
+            f"--board {board}: need width and height >= 1 and 0 <= mines < width * height"
+        )
     return {"width": width, "height": height, "mines": mines}
 
 

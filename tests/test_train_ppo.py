@@ -138,6 +138,12 @@ def test_bad_settings_are_one_line_and_exit_2(tmp_path, capsys):
     assert "--board" in capsys.readouterr().err
     assert main(["--num-envs", "0", "--runs-dir", str(tmp_path)]) == 2
     assert "--num-envs must be positive" in capsys.readouterr().err
+    assert cli_main(["train", "--board", "0x0x1"]) == 2
+    assert "0x0x1" in capsys.readouterr().err
+    assert cli_main(["train", "--rule-set", "nope"]) == 2
+    assert "nope" in capsys.readouterr().err
+    assert cli_main(["train", "--obs-mode", "grid"]) == 2
+    assert "planes" in capsys.readouterr().err
     assert cli_main(["train", "--resume", str(tmp_path / "nope.zip")]) == 2
     assert "no checkpoint" in capsys.readouterr().err
     existing = tmp_path / "m.zip"
