@@ -263,6 +263,18 @@ def test_click_probes_and_the_solvers_result_appears(play):
     t.wait_for(lambda t: t.field(25, 9) == expected_field(game), "the solved IOCCC logo")
     assert t.row(0).startswith(f"{game.mines_left:03d}")
     assert "1 guess" in t.text()
+    # The original's colours: a colour per number on black, flags red on white.
+    colours = {}
+    for y, row in enumerate(expected_field(game)):
+        for x, char in enumerate(row):
+            cell = t.screen.buffer[y + 1][2 * x + 1]
+            colours.setdefault(char, set()).add((cell.fg, cell.bg))
+    assert colours["1"] == {("blue", "black")}
+    assert colours["2"] == {("green", "black")}
+    assert colours["3"] == {("red", "black")}
+    assert colours["5"] == {("brown", "black")}  # pyte's name for yellow
+    assert colours["!"] == {("red", "white")}
+    assert colours["?"] == {("black", "white")}
 
 
 def test_animated_solver_ends_on_the_same_board(play):
@@ -353,6 +365,20 @@ def test_keyboard_arrows_space_and_f(play):
     # Back to the last covered cell, (0, 0), and flag it with f: that wins.
     t.send(UP * 4 + LEFT * 4 + "f")
     t.wait_for(lambda t: t.smiley(5) == "8-)", "a win by a keyboard flag")
+
+
+def test_question_mark_shows_the_keys_and_any_key_closes_them(play):
+    t = play("--seed", "5", lines=24, cols=80)
+    t.wait_field(40, 23, ["?" * 40] * 23)
+    assert "? help" in t.row(0)
+    t.send("?")
+    t.wait_text("p  odds overlay")
+    t.hover(5, 5)
+    t.settle(0.2)
+    assert "p  odds overlay" in t.text(), "moving the pointer keeps the help open"
+    t.send("x")
+    t.wait_field(40, 23, ["?" * 40] * 23, "the field back")
+    assert "odds overlay" not in t.text()
 
 
 def test_x10_mouse_encoding(play):

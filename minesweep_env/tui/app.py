@@ -165,6 +165,13 @@ class App:
             return
         if not self._fits():
             return  # only "Make the terminal bigger!" is on the screen
+        if session.help_shown:
+            if not _is_motion(event):
+                session.help_shown = False  # any key or click closes the help
+            return
+        if event == ord("?"):
+            session.help_shown = True
+            return
         if isinstance(event, Mouse):
             self._mouse(event)
         elif event in _ARROWS:

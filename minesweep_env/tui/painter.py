@@ -27,9 +27,10 @@ HELP = (
     "h  safest guess",
     "a  animation on/off",
     "r, smiley  new game",
+    "?  this help",
     "q  quit",
 )
-SHORT_HELP = "click/space probe  f flag  p odds  h hint  r new  q quit"
+SHORT_HELP = "click/space probe  f flag  p odds  h hint  r new  ? help  q quit"
 
 # Colour pairs 1..12 are the IOCCC program's, in its order.
 _IOCCC_PAIRS = (
@@ -127,10 +128,12 @@ class Painter:
         self.palette = Palette()
         self._drawn: np.ndarray | None = None
         self._text: dict[tuple[int, int], tuple[str, int]] = {}
+        self._help_drawn = False
 
     def invalidate(self) -> None:
         """Forget the screen (after a resize or a new game): the next frame draws all."""
         self._drawn = None
+        self._help_drawn = False
         self._text.clear()
         self.window.erase()
 
@@ -138,11 +141,39 @@ class Painter:
         lines, cols = self.window.getmaxyx()
         if not fits(session.width, session.height, lines, cols):
             self._bigger(lines, cols)
+        elif session.help_shown:
+            self._help(session, lines, cols)
+            self._status(session, now)
         else:
+            if self._help_drawn:
+                self.invalidate()
             self._field(session)
             shown = self._status(session, now)
             self._panel(session, lines, cols, shown)
         self.window.refresh()
+
+    def _help(self, session: Session, lines: int, cols: int) -> None:
+        """The key list in a box over the field (which is redrawn when it closes)."""
+        if self._help_drawn:
+            return
+        self._help_drawn = True
+        self._drawn = None
+        rows = [
+            "Semi-automatic Minesweeper",
+            "",
+            "You guess; the rule set opens",
+            f"what it proves ({session.spec.rule_set}).",
+            "",
+            *HELP,
+        ]
+        width = max(len(r) for r in rows) + 4
+        top = max(1, (lines - len(rows) - 2) // 2)
+        left = max(0, (cols - width) // 2)
+        attr = self.palette.pair(4)
+        _put(self.window, top, left, "+" + "-" * (width - 2) + "+", attr)
+        for offset, text in enumerate(rows, start=1):
+            _put(self.window, top + offset, left, f"| {text.ljust(width - 4)} |", attr)
+        _put(self.window, top + len(rows) + 1, left, "+" + "-" * (width - 2) + "+", attr)
 
     def _bigger(self, lines: int, cols: int) -> None:
         if self._text.get((-1, -1)) != (BIGGER, 0):
@@ -210,7 +241,7 @@ class Painter:
         right = field_cols - 3 - (smiley + 5)  # between the smiley and the timer
         message_fits = right >= 24
         if message_fits:
-            message = session.cursor_odds() or session.message
+            message = session.cursor_odds() or session.message or "? help"
             self._text_at(0, smiley + 4, message[:right].rjust(right), 0, right)
         return guesses_fit, message_fits
 

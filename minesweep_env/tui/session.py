@@ -71,6 +71,7 @@ class Session:
         self.animate = animate
         self.rng = np.random.default_rng(spec.seed)
         self.overlay = False
+        self.help_shown = False
         self.cursor_shown = False
         self.odds = ProbabilityWorker()
         self.new_game(lines, cols)
