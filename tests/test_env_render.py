@@ -156,3 +156,19 @@ def test_human_mode_without_a_display_prints_the_screen(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert out.count(":-)") + out.count("X-(") + out.count("8-)") == 2  # reset and step
     env.close()
+
+
+def test_window_keeps_one_figure_and_updates_its_picture():
+    """The drawing path of the human window, on matplotlib's headless backend."""
+    from minesweep_env.render import Window
+
+    window = Window("SemiAutoMines", fps=100)
+    window.available = True  # as if a display were there; Agg draws without one
+    picture = BoardPainter().paint(lost_game())
+    assert window.show(picture)
+    figure = window._figure
+    assert window.show(picture // 2)
+    assert window._figure is figure
+    assert np.array_equal(window._image.get_array(), picture // 2)
+    window.close()
+    assert window._figure is None
