@@ -407,6 +407,10 @@ def test_reset_option_names_the_map():
 def test_maps_of_different_sizes_are_refused_with_a_pointer():
     with pytest.raises(ValueError, match="an env plays maps of one size"):
         SemiAutoMinesEnv(maps=str(IOCCC_MAPS))
+    with pytest.raises(ValueError, match="width=10 but the maps are 9x9"):
+        SemiAutoMinesEnv(maps=str(BEGINNER_SUITE), width=10)
+    with pytest.raises(ValueError, match="each map has its own mines"):
+        SemiAutoMinesEnv(maps=str(BEGINNER_SUITE), mines=10)
     env = SemiAutoMinesEnv(maps=str(BEGINNER_SUITE))
     with pytest.raises(ValueError, match="make an env of that size"):
         env.reset(options={"map": str(IOCCC_MAPS / "ioccc.txt")})

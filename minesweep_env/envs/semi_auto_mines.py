@@ -196,7 +196,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
       (16x16, 40) or ``"expert"`` (30x16, 99): the classic levels every published
       result uses. Ignored with ``maps``.
     - ``width=None``, ``height=None``, ``mines=None``: override the board's size
-      and mine count (any of them), for custom boards.
+      and mine count (any of them), for custom boards. With ``maps``, a width or
+      height must match the maps and ``mines`` is refused (each map has its own).
     - ``rule_set="complete"``: the auto-solver's rules, any name in
       ``minesweep_env.RULE_SETS`` or a ``RuleSet``. ``"complete"`` proves everything
       that can be proven, so every action left to the agent is a real guess;
@@ -313,6 +314,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[int, int, int]:
         """(width, height, mines) from the maps, or the named board with overrides."""
         if self.maps:
+            if mines is not None:
+                raise ValueError("mines cannot be given with maps: each map has its own mines")
             map_width, map_height = check_same_size(self.maps)
             given_sizes = (("width", width, map_width), ("height", height, map_height))
             for name, given, actual in given_sizes:
