@@ -13,6 +13,14 @@ needs: one per opening plus one per number cell not next to an opening), the
 mean number of openings, and the mine density in the ring at distance 2 from the
 start (the cells just outside the mine-free 3x3 zone) and in the rest.
 
+Part 3: the bias exactly, on a board small enough to list every layout
+(5x5, 6 mines, start at the centre): every no-guess layout is found by
+checking all of them, which gives each cell's exact mine share under the
+uniform distribution over no-guess layouts. ``--small-maps`` maps are drawn
+with each method and the largest per-cell error of their mine shares is
+printed, with the mean shares of the corner and edge cells. Rejection's error
+is pure sampling noise, the yardstick for repair's.
+
 Every figure comes from fixed seeds. The machine may be shared: wall times are
 noisy, rerun on a quiet machine for final figures.
 
@@ -24,13 +32,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from itertools import combinations
 
 import numpy as np
 from tqdm import tqdm
 
 from minesweep_env import STANDARD_BOARDS, MineLayout
 from minesweep_env.core.cells import neighbour_table
-from minesweep_env.generation import default_start, generate_no_guess
+from minesweep_env.generation import default_start, generate_no_guess, is_solvable, start_zone
 
 
 def openings_and_3bv(layout: MineLayout) -> tuple[int, int]:
@@ -94,12 +103,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--maps", type=int, default=30, help="maps per board/rule set/method")
     parser.add_argument("--bias-maps", type=int, default=300, help="expert maps per method")
+    parser.add_argument("--small-maps", type=int, default=20000, help="5x5 maps per method")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--parts", default="123", help="which parts to run (default: 123)")
     parser.add_argument(
         "--rule-sets", nargs="+", default=["substitution", "complete"], metavar="NAME"
     )
     args = parser.parse_args()
 
+    if "1" in args.parts:
+        time_per_map(args)
+    if "2" in args.parts:
+        expert_bias(args)
+    if "3" in args.parts:
+        small_board_bias(args.rule_sets[0], args.small_maps, args.seed + 2)
+
+
+def time_per_map(args: argparse.Namespace) -> None:
+    """Part 1: seconds per map per board, rule set and method."""
     print(f"Part 1: seconds per no-guess map ({args.maps} maps each, start at the centre)")
     print(
         f"{'board':<13}{'rule set':<14}{'method':<11}{'median':>8}{'mean':>8}"
@@ -119,6 +140,9 @@ def main() -> None:
                     f"{statistics.mean(draws):8.2f}{statistics.mean(repairs):8.2f}"
                 )
 
+
+def expert_bias(args: argparse.Namespace) -> None:
+    """Part 2: 3BV, openings and mine density near the start, rejection against repair."""
     width, height, _ = STANDARD_BOARDS["expert"]
     start = default_start(width, height)
     print(f"\nPart 2: expert, {args.bias_maps} maps per method, rule set {args.rule_sets[0]}")
@@ -135,6 +159,42 @@ def main() -> None:
             f"{statistics.mean(r[0] for r in rings):16.3f}"
             f"{statistics.mean(r[1] for r in rings):8.3f}"
         )
+
+
+def small_board_bias(rule_set: str, samples: int, seed: int) -> None:
+    """Part 3: how often each cell holds a mine, against the exact uniform no-guess figure."""
+    width, height, mines = 5, 5, 6
+    start = default_start(width, height)
+    zone = set(start_zone(width, height, start))
+    free = [c for c in range(width * height) if c not in zone]
+    exact = np.zeros(width * height)
+    no_guess = 0
+    for cells in combinations(free, mines):
+        flat = np.zeros(width * height, dtype=bool)
+        flat[list(cells)] = True
+        if is_solvable(MineLayout(flat.reshape(height, width)), start, rule_set):
+            no_guess += 1
+            exact[list(cells)] += 1
+    exact /= no_guess
+    print(
+        f"\nPart 3: 5x5, {mines} mines, start {start}, rule set {rule_set}: "
+        f"{no_guess} of {len(list(combinations(free, mines)))} layouts are no-guess; "
+        f"{samples} maps per method. Mine share per cell outside the start zone:"
+    )
+    ring = [c for c in free if max(abs(c % width - start[0]), abs(c // width - start[1])) == 2]
+    corners = [c for c in ring if c % width in (0, width - 1) and c // width in (0, height - 1)]
+    print(f"{'':<11}{'max |error|':>12}{'corners':>9}{'edges':>8}   (uniform no-guess: exact)")
+    edges = [c for c in ring if c not in corners]
+    print(f"{'exact':<11}{0:12.3f}{exact[corners].mean():9.3f}{exact[edges].mean():8.3f}")
+    for method in ("rejection", "repair"):
+        rng = np.random.default_rng(seed)
+        share = np.zeros(width * height)
+        for _ in tqdm(range(samples), desc=f"5x5 {method}", leave=False, disable=None):
+            made = generate_no_guess(width, height, mines, rng, start, rule_set, method)
+            share += made.layout.mines.reshape(-1)
+        share /= samples
+        error = float(np.abs(share - exact).max())
+        print(f"{method:<11}{error:12.3f}{share[corners].mean():9.3f}{share[edges].mean():8.3f}")
 
 
 if __name__ == "__main__":
