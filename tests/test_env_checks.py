@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -39,6 +40,23 @@ def test_gymnasium_and_sb3_checkers_pass(obs_mode, rule_set, capsys):
     assert unexpected == []
     if obs_mode == "grid":
         assert all("unconventional shape" in m for m in sb3_remarks)
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "first_click"),
+    [("endoh-alt", "endoh"), ("groups", "zero"), ("substitution", "none")],
+)
+def test_checkers_pass_on_maps_and_other_rule_sets(rule_set, first_click):
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    maps = str(Path(__file__).resolve().parent.parent / "maps" / "suites" / "beginner")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = SemiAutoMinesEnv(maps=maps, rule_set=rule_set, first_click=first_click)
+        gymnasium_check_env(env, skip_render_check=True)
+        assert caught == []
+        sb3_check_env(SemiAutoMinesEnv(maps=maps, rule_set=rule_set, first_click=first_click))
+    assert all(SB3_IMAGE_REMARKS.search(str(w.message)) for w in caught)
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
