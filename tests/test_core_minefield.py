@@ -140,3 +140,13 @@ def test_first_click_policies_protect_the_first_probe(policy):
         assert game.view[0, 0] == 0
     expected = 3 if policy == "endoh" else 4
     assert game.mine_count == expected == game.layout.mine_count
+
+
+def test_opening_a_mine_proven_safe_from_a_wrong_hand_flag_loses_there():
+    layout = MineLayout.from_rows(["xo", "oo"])
+    game = field(layout)
+    game.probe(1, 1)
+    game.set_flag(1, 0)  # wrong: the mine is at (0, 0)
+    game.open_safe([0])
+    assert game.state is GameState.LOST
+    assert game.exploded == (0, 0)

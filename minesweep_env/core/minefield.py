@@ -111,12 +111,20 @@ class Minefield:
         return opened
 
     def open_safe(self, indices: list[int] | set[int]) -> list[int]:
-        """Open cells already known safe (the auto-solver's move); returns all opened."""
+        """Open cells proven safe (the auto-solver's move); returns all opened.
+
+        A sound rule set never names a mine here, except when a person has
+        flagged a safe cell by hand and the rule set trusted that flag: then,
+        as when chording on a wrong flag in classic Minesweeper, the game is
+        lost on that cell.
+        """
         opened: list[int] = []
         for index in indices:
             if self._flat_view[index] < 0 and self._flat_view[index] != FLAGGED:
                 if self._flat_mines[index]:
-                    raise AssertionError(f"solver opened a mine at flat index {index}")
+                    self.state = GameState.LOST
+                    self.exploded = (index % self.width, index // self.width)
+                    return opened
                 opened.extend(self._flood(index))
         self._update_won()
         return opened
