@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import cache
 from math import comb
 
 from .frontier import Component
@@ -62,6 +63,18 @@ def _multiply(a: Poly, b: Poly) -> Poly:
     return out
 
 
+@cache
+def _ways(size: int) -> tuple[int, ...]:
+    """C(size, m) for m = 0..size: the layouts of m mines in a group of ``size`` cells."""
+    return tuple(comb(size, m) for m in range(size + 1))
+
+
+@cache
+def _ways_with_mine(size: int) -> tuple[int, ...]:
+    """C(size - 1, m - 1): of those layouts, the ones with a mine on a given cell."""
+    return (0, *(comb(size - 1, m - 1) for m in range(1, size + 1)))
+
+
 def _dense(poly: Poly, length: int) -> tuple[int, ...]:
     out = [0] * length
     for k, value in poly.items():
@@ -76,6 +89,8 @@ def group_order(component: Component) -> list[int]:
     set of open constraints, hence the number of DP states, small.
     """
     groups = component.groups
+    if len(groups) <= 4:
+        return list(range(len(groups)))  # any order is narrow enough
     by_constraint: list[list[int]] = [[] for _ in component.needs]
     for g, group in enumerate(groups):
         for c in group.constraints:
@@ -154,14 +169,20 @@ def count_component(component: Component) -> ComponentCount:
     for i in range(steps):
         touched, out = plans[i]
         size = sizes[i]
-        ways = [comb(size, m) for m in range(size + 1)]
+        ways = _ways(size)
         layer: dict[tuple[int, ...], Poly] = {}
         moves = []
         for state, poly in forward[i].items():
-            starts = [state[s] if s >= 0 else need for s, need, _ in touched]
             # Each touched constraint must keep between 0 and its room left.
-            low = max([0, *(r - cap for r, (_, _, cap) in zip(starts, touched, strict=True))])
-            high = min([size, *starts])
+            starts = []
+            low, high = 0, size
+            for s, need, cap in touched:
+                r = state[s] if s >= 0 else need
+                starts.append(r)
+                if r - cap > low:
+                    low = r - cap
+                if r < high:
+                    high = r
             for mines in range(low, high + 1):
                 nxt = tuple(state[v] if kind == 0 else starts[v] - mines for kind, v in out)
                 target = layer.get(nxt)
@@ -178,8 +199,8 @@ def count_component(component: Component) -> ComponentCount:
     cell_mines: list[Poly] = [{} for _ in range(steps)]
     for i in range(steps - 1, -1, -1):
         size = sizes[i]
-        ways = [comb(size, m) for m in range(size + 1)]
-        ways_with = [0] + [comb(size - 1, m - 1) for m in range(1, size + 1)]
+        ways = _ways(size)
+        ways_with = _ways_with_mine(size)
         after = backward[i + 1]
         here = backward[i]
         # Per state before the group: the tails that put mines in it, weighted by
