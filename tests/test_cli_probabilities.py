@@ -91,6 +91,7 @@ def test_board_is_never_overwritten(board_file: Path) -> None:
     ("content", "expected"),
     [
         ("2 2\n3?\n?1\n", "board.txt:2: inconsistent position: cell (0, 0)"),
+        ("2 2\n\n1 ?\n\n? 3\n", "board.txt:5: inconsistent position: cell (1, 1)"),
         ("3 2\n???\n?x?\n", "board.txt:3: unexpected character 'x'"),
         ("3 2\n???\n", "board.txt:2: expected 2 rows"),
         ("2 1 0\n1?\n", "board.txt: inconsistent position"),

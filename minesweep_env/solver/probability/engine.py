@@ -119,10 +119,9 @@ def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weight
     """With the total: convolve components, weight by the ways to fill the rest."""
     left = frontier.mines_left
     off = len(frontier.off_frontier)
-
-    def ways_off(mines: int, cells: int = off) -> int:
-        return comb(cells, mines) if 0 <= mines <= cells else 0
-
+    most = sum(len(count.layouts) - 1 for count in counts)
+    # fill[t]: ways to put the mines the frontier leaves (left - t) off the frontier.
+    fill = [comb(off, left - t) if 0 <= left - t <= off else 0 for t in range(most + 1)]
     n = len(counts)
     prefix: list[list[int]] = [[1]]
     for count in counts:
@@ -131,7 +130,7 @@ def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weight
     for i in range(n - 1, -1, -1):
         suffix[i] = _multiply(counts[i].layouts, suffix[i + 1])
     everything = prefix[n]
-    layouts = sum(w * ways_off(left - k) for k, w in enumerate(everything) if w)
+    layouts = sum(w * f for w, f in zip(everything, fill, strict=True) if w)
     if layouts == 0:
         low = next(k for k, w in enumerate(everything) if w)
         high = max(k for k, w in enumerate(everything) if w)
@@ -142,7 +141,7 @@ def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weight
     for i, (component, count) in enumerate(zip(frontier.components, counts, strict=True)):
         others = _multiply(prefix[i], suffix[i + 1])
         rest = [
-            sum(w * ways_off(left - m - k) for k, w in enumerate(others) if w)
+            sum(w * fill[m + k] for k, w in enumerate(others) if w)
             for m in range(len(count.layouts))
         ]
         for group, per_mines in zip(component.groups, count.cell_mines, strict=True):
@@ -150,7 +149,12 @@ def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weight
             for cell in group.cells:
                 weights[cell] = weight
     if off:
-        weight = sum(w * ways_off(left - k - 1, off - 1) for k, w in enumerate(everything) if w)
+        # A given off-frontier cell is a mine in C(off - 1, left - t - 1) of the fills.
+        weight = sum(
+            w * comb(off - 1, left - t - 1)
+            for t, w in enumerate(everything)
+            if w and 0 <= left - t - 1 <= off - 1
+        )
         for cell in frontier.off_frontier:
             weights[cell] = weight
     return layouts
