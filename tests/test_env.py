@@ -118,39 +118,44 @@ def test_grid_observation_is_the_view():
         assert obs is not env.unwrapped.game.view  # a copy the agent may keep
 
 
-def test_probability_plane_and_chosen_probability_are_exact():
-    """Checked against the brute-force enumerator on small boards, every step."""
+@pytest.mark.parametrize(
+    ("rule_set", "obs_mode"),
+    [("endoh", "planes+probabilities"), ("complete", "planes+probabilities"), ("complete", "grid")],
+)
+def test_probability_plane_and_chosen_probability_are_exact(rule_set, obs_mode):
+    """Checked against the brute-force enumerator on small boards, every step.
+
+    With ``complete`` the probabilities come from the rule set's own last count;
+    in ``grid`` mode the chosen cell's probability is computed at the step.
+    """
     env = gym.make(
-        "SemiAutoMines-v0",
-        width=5,
-        height=5,
-        mines=6,
-        rule_set="endoh",
-        obs_mode="planes+probabilities",
+        "SemiAutoMines-v0", width=5, height=5, mines=6, rule_set=rule_set, obs_mode=obs_mode
     )
+    with_plane = obs_mode == "planes+probabilities"
     checked = 0
     for seed in range(12):
         obs, info = env.reset(seed=seed)
-        assert obs.dtype == np.float32 and obs.shape == (12, 5, 5)
+        if with_plane:
+            assert obs.dtype == np.float32 and obs.shape == (12, 5, 5)
         rng = np.random.default_rng(seed)
         done = False
         while not done:
             game = env.unwrapped.game
+            exact = {}
             if game.minefield.probes:
                 board = game.minefield.board()
                 _, exact = exact_probabilities(board, board.total_mines)
-                plane = obs[11].reshape(-1)
-                for cell, probability in exact.items():
-                    assert plane[cell] == pytest.approx(float(probability), abs=1e-6)
-                flat = board.grid.reshape(-1)
-                assert (plane[flat == FLAGGED] == 1).all()
-                assert (plane[flat >= 0] == 0).all()
-            else:
-                exact = {}
+                if with_plane:
+                    plane = obs[11].reshape(-1)
+                    for cell, probability in exact.items():
+                        assert plane[cell] == pytest.approx(float(probability), abs=1e-6)
+                    flat = board.grid.reshape(-1)
+                    assert (plane[flat == FLAGGED] == 1).all()
+                    assert (plane[flat >= 0] == 0).all()
             action = random_masked_action(info, rng)
             obs, _, terminated, truncated, info = env.step(action)
             expected = float(exact[action]) if exact else 0.0  # the safe first click
-            assert info["mine_probability"] == pytest.approx(expected, abs=1e-9)
+            assert info["mine_probability"] == pytest.approx(expected, abs=1e-12)
             checked += 1
             done = terminated or truncated
     assert checked > 30

@@ -2,28 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..core.board import Board
 from ..core.cells import FLAGGED
-from ..solver.probability.engine import count_position
+from ..solver.probability.engine import Weights, count_position
 
 _CACHE_LIMIT = 512
 """Component counts kept between steps; cleared when full (the game moves on)."""
 
+KnownWeights = Callable[[Board], Weights | None]
+"""Exact weights of a position already counted elsewhere, or ``None``."""
+
 
 class ProbabilityPlane:
-    """Exact mine probabilities of positions, with component counts reused between steps.
+    """Exact mine probabilities of positions, counting as little as possible.
 
-    Consecutive positions of one game share most frontier components (only
-    the part near the last probe changes), so their exact counts are cached.
+    The auto-solver's last call on a position ends with a full count when the
+    rule set is ``complete``, and that rule set hands the result out
+    (``weights_for``): the env's position is exactly that one, so nothing is
+    counted twice. Otherwise the engine counts, and since consecutive
+    positions of one game share most frontier components (only the part near
+    the last probe changes), their exact counts are cached.
 
-    :param cache: a dict of component counts to share, e.g. the one of the
-        rule set that just counted the same position; ``None`` keeps a private one.
+    :param known_weights: a rule set's ``weights_for``, when it has one.
     """
 
-    def __init__(self, cache: dict | None = None) -> None:
-        self._cache: dict = {} if cache is None else cache
+    def __init__(self, known_weights: KnownWeights | None = None) -> None:
+        self._known_weights = known_weights
+        self._cache: dict = {}
 
     def __call__(self, board: Board) -> np.ndarray:
         """float64 (H, W): exact probability on covered cells, 1 on flags, 0 on probed cells.
@@ -31,9 +40,11 @@ class ProbabilityPlane:
         ``board.total_mines`` must be known (the env always knows it), so every
         covered cell has a probability.
         """
-        if len(self._cache) > _CACHE_LIMIT:
-            self._cache.clear()
-        weights = count_position(board, cache=self._cache)
+        weights = self._known_weights(board) if self._known_weights is not None else None
+        if weights is None:
+            if len(self._cache) > _CACHE_LIMIT:
+                self._cache.clear()
+            weights = count_position(board, cache=self._cache)
         plane = (board.grid == FLAGGED).astype(np.float64)
         flat = plane.reshape(-1)
         layouts = weights.layouts

@@ -299,11 +299,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self.won = False
         self._probabilities: np.ndarray | None = None
-        # A rule set that counts components (complete) may share its counts: the
-        # position it last proved nothing on is the one whose probabilities are asked.
-        self._probability_plane = ProbabilityPlane(
-            getattr(self.rule_set, "component_cache", None)
-        )
+        # complete hands out its last full count: the position the auto-solver left.
+        self._probability_plane = ProbabilityPlane(getattr(self.rule_set, "weights_for", None))
         self._renderer: Any = None
         self._window: Any = None
 
