@@ -86,9 +86,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     (:func:`minesweep_env.mine_probabilities`). It is 1 on flags and 0 on
     probed cells; before the first click it is the chance that the first probe
     loses (0 under every ``first_click`` policy but ``"none"``). No other
-    Minesweeper env offers it: an agent can learn on top
-    of what the greedy lowest-probability baseline sees. It is computed only in
-    this mode.
+    Minesweeper env offers it: an agent can learn on top of what the greedy
+    lowest-probability baseline sees. It is computed only in this mode (and
+    with ``rule_set="complete"`` it is taken from the auto-solver's own count).
 
     **Network.** The observation is a stack of ``H x W`` feature maps, not a
     picture, so stable-baselines3's ``check_env`` remarks on it as on an image
@@ -175,10 +175,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
       the action was invalid; ``nan`` with ``info_probability=False``).
     - ``"invalid_action"``: whether the action was invalid (and changed nothing).
 
-    ``"mine_probability"`` costs one run of the probability engine per step
-    (about as much as one pass of the ``complete`` rule set) except in
-    ``"planes+probabilities"`` mode, where the previous observation already
-    holds it. ``info_probability=False`` skips it for the fastest training.
+    What ``"mine_probability"`` costs: with ``rule_set="complete"`` almost
+    nothing, since the auto-solver's last call on a position is a full exact
+    count and the rule set hands it out (``weights_for``); with other rule sets
+    one run of the probability engine per step, shared with the observation in
+    ``"planes+probabilities"`` mode. ``info_probability=False`` skips it.
 
     ## Arguments
 
