@@ -59,10 +59,22 @@ def test_checkers_pass_on_maps_and_other_rule_sets(rule_set, first_click):
     assert all(SB3_IMAGE_REMARKS.search(str(w.message)) for w in caught)
 
 
-@pytest.mark.parametrize("mode", ["sync", "async"])
-def test_make_vec_runs_with_masks_in_info(mode):
+@pytest.mark.parametrize(
+    ("mode", "vector_kwargs"),
+    [
+        ("sync", {}),
+        ("async", {}),
+        # Fresh worker processes: gymnasium hands them the spec, no import needed.
+        pytest.param("async", {"context": "spawn"}, marks=pytest.mark.slow),
+    ],
+)
+def test_make_vec_runs_with_masks_in_info(mode, vector_kwargs):
     envs = gym.make_vec(
-        "SemiAutoMines-v0", num_envs=8, vectorization_mode=mode, vector_kwargs={}, rule_set="endoh"
+        "SemiAutoMines-v0",
+        num_envs=8,
+        vectorization_mode=mode,
+        vector_kwargs=vector_kwargs,
+        rule_set="endoh",
     )
     try:
         obs, infos = envs.reset(seed=0)

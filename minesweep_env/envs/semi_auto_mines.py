@@ -230,11 +230,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Vectorized environment
 
-    Worker processes that start fresh (SB3's ``SubprocVecEnv``, which uses
-    ``forkserver``; gymnasium's async mode with ``context="spawn"``) have not
-    imported :mod:`minesweep_env`, so name the env
-    ``"minesweep_env:SemiAutoMines-v0"`` there: gymnasium imports the module
-    before making the env.
+    ``gymnasium.make_vec`` hands its workers the env's spec, so its async mode
+    works with any start method. SB3's ``make_vec_env`` with a
+    ``SubprocVecEnv`` (``forkserver`` workers that start fresh) passes only the
+    id, and a fresh process has not imported :mod:`minesweep_env`: name the env
+    ``"minesweep_env:SemiAutoMines-v0"`` there, and gymnasium imports the
+    package before making it.
 
     ```python
     >>> envs = gym.make_vec("SemiAutoMines-v0", num_envs=8, vectorization_mode="sync")
