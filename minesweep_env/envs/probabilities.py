@@ -48,6 +48,12 @@ class ProbabilityPlane:
         plane = (board.grid == FLAGGED).astype(np.float64)
         flat = plane.reshape(-1)
         layouts = weights.layouts
+        # Cells of one group share a weight, and dividing exact ints of a hundred
+        # digits is the slow part: divide each distinct weight once (it rounds once).
+        ratio: dict[int, float] = {}
         for index, weight in weights.mine_weight.items():
-            flat[index] = weight / layouts  # exact ints; true division rounds once
+            probability = ratio.get(weight)
+            if probability is None:
+                probability = ratio[weight] = weight / layouts
+            flat[index] = probability
         return plane
