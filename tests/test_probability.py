@@ -194,3 +194,25 @@ def test_expert_weights_add_up_to_the_mines_left(seed: int) -> None:
             assert analysis.probability(x, y) == 0
         for x, y in free.mine_cells:
             assert analysis.probability(x, y) == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_component_counts_do_not_depend_on_the_group_order(seed: int) -> None:
+    # The counting DP's states depend on the order; its answer must not. Checked
+    # on expert components far larger than brute force can enumerate.
+    # (Row-major and the reversed sweep: both narrow enough to stay cheap.)
+    from minesweep_env.solver.probability.counting import count_component, group_order
+    from minesweep_env.solver.probability.frontier import read_frontier
+
+    compared = 0
+    for board in _expert_positions(seed, 100):
+        for component in read_frontier(board).components:
+            if len(component.groups) < 5:
+                continue
+            default = count_component(component)
+            groups = component.groups
+            row_major = sorted(range(len(groups)), key=lambda g, groups=groups: groups[g].cells)
+            for order in (row_major, group_order(component)[::-1]):
+                assert count_component(component, order) == default
+            compared += 1
+    assert compared >= 10

@@ -126,15 +126,18 @@ def _count_single_group(component: Component) -> ComponentCount:
     return ComponentCount(tuple(layouts), (tuple(mined),))
 
 
-def count_component(component: Component) -> ComponentCount:
+def count_component(component: Component, order: list[int] | None = None) -> ComponentCount:
     """Count the component's consistent layouts, per mine count, and per-group mine weights.
 
+    :param order: the order to visit groups in (default :func:`group_order`);
+        any order gives the same counts, only the cost differs.
     :raises NoLayoutError: when no assignment satisfies every constraint.
     """
     groups = component.groups
     if len(groups) == 1:
         return _count_single_group(component)
-    order = group_order(component)
+    if order is None:
+        order = group_order(component)
     steps = len(order)
     sizes = [len(groups[g].cells) for g in order]
     touches = [groups[g].constraints for g in order]
