@@ -2,7 +2,9 @@
 
 Agents are made by name from :data:`AGENTS` (``--agents`` on the command
 line): ``random``, ``greedy`` (lowest exact mine probability with a strong
-tie-break), ``greedy-plain`` (the same with random tie-breaks) and ``ppo``
+tie-break), ``greedy-plain`` (the same with random tie-breaks, first click
+included), ``greedy-opening`` (the known-best first click, then random
+tie-breaks) and ``ppo``
 (a saved MaskablePPO model).
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Agent
-from .greedy import GreedyAgent, PlainGreedyAgent
+from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent
 from .ppo import ModelNotFoundError, PPOAgent, default_model_path
 from .random_agent import RandomAgent
 
@@ -19,6 +21,7 @@ AGENTS: dict[str, type[Agent]] = {
     RandomAgent.name: RandomAgent,
     GreedyAgent.name: GreedyAgent,
     PlainGreedyAgent.name: PlainGreedyAgent,
+    OpeningGreedyAgent.name: OpeningGreedyAgent,
     PPOAgent.name: PPOAgent,
 }
 """Agent classes by registry name."""
@@ -46,6 +49,7 @@ __all__ = [
     "Agent",
     "GreedyAgent",
     "ModelNotFoundError",
+    "OpeningGreedyAgent",
     "PPOAgent",
     "PlainGreedyAgent",
     "RandomAgent",

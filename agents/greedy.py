@@ -15,7 +15,8 @@ is the rule a strong player uses:
 
 ``tie_break="random"`` picks uniformly among the tied cells (seeded): the
 plain "click the lowest probability" player of the literature, for measuring
-what the tie-break is worth.
+what the tie-break is worth (agents ``greedy-plain``, random first click too,
+and ``greedy-opening``, the known-best first click then random ties).
 
 The first move is the agent's too. With the strong rule it uses the openings
 known to be best: a corner when the first click is only guaranteed safe, and
@@ -82,19 +83,23 @@ def neighbour_counts(height: int, width: int) -> np.ndarray:
 class GreedyAgent(Agent):
     """Probes the cell with the lowest exact mine probability.
 
-    :param tie_break: ``"strong"`` (zero chance, then corners and edges, and the
-        known best first click) or ``"random"`` (uniform among ties, first
-        click included).
+    :param tie_break: ``"strong"`` (zero chance, then corners and edges) or
+        ``"random"`` (uniform among ties).
+    :param opening: play the known best first click; ``False`` leaves it to
+        the tie-break (every cell ties on the empty board).
     :param seed: seeds the ``random`` tie-break; :meth:`reset` reseeds it.
     """
 
     name = "greedy"
     deterministic = True
 
-    def __init__(self, tie_break: TieBreak = "strong", seed: int | None = None):
+    def __init__(
+        self, tie_break: TieBreak = "strong", opening: bool = True, seed: int | None = None
+    ):
         if tie_break not in ("strong", "random"):
             raise ValueError(f"tie_break must be 'strong' or 'random', got {tie_break!r}")
         self.tie_break = tie_break
+        self.opening = opening
         self._rng = np.random.default_rng(seed)
         self._cache: dict = {}
 
@@ -110,7 +115,7 @@ class GreedyAgent(Agent):
         valid = np.asarray(action_mask, dtype=bool).reshape(-1)
         if not valid.any():
             raise ValueError("no valid action: the game is over")
-        if minefield.probes == 0 and self.tie_break == "strong":
+        if minefield.probes == 0 and self.opening:
             x, y = first_click_cell(width, height, minefield.first_click.value)
             if valid[y * width + x]:
                 return y * width + x
@@ -144,7 +149,8 @@ class GreedyAgent(Agent):
         return int(tied[order[0]])
 
     def describe(self) -> str:
-        return f"{self.name} (tie-break {self.tie_break})"
+        opening = "known-best first click" if self.opening else "first click by tie-break"
+        return f"{self.name} ({opening}, {self.tie_break} tie-break)"
 
 
 class PlainGreedyAgent(GreedyAgent):
@@ -155,4 +161,16 @@ class PlainGreedyAgent(GreedyAgent):
     deterministic = False
 
     def __init__(self, seed: int | None = None):
-        super().__init__(tie_break="random", seed=seed)
+        super().__init__(tie_break="random", opening=False, seed=seed)
+
+
+class OpeningGreedyAgent(GreedyAgent):
+    """The known-best first click, then ties broken at random: between
+    :class:`PlainGreedyAgent` and :class:`GreedyAgent`, it splits what the
+    opening is worth from what the later tie-break is worth."""
+
+    name = "greedy-opening"
+    deterministic = False
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(tie_break="random", opening=True, seed=seed)

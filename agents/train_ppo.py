@@ -169,8 +169,9 @@ def env_kwargs(args: Args) -> dict[str, Any]:
     return kwargs
 
 
-def _make_env(kwargs: dict[str, Any], monitor_file: str | None):
-    """A picklable env factory for the vectorised envs."""
+def _make_env(kwargs: dict[str, Any], monitor_file: str | None, append: bool = False):
+    """A picklable env factory for the vectorised envs (``append``: a resumed run
+    adds to its monitor CSVs instead of starting them again)."""
 
     def thunk():
         import gymnasium as gym
@@ -179,7 +180,12 @@ def _make_env(kwargs: dict[str, Any], monitor_file: str | None):
         import minesweep_env  # noqa: F401  (registers the env)
 
         # "state" in the monitor CSVs: the learning curve counts wins under any reward.
-        return Monitor(gym.make(ENV_ID, **kwargs), monitor_file, info_keywords=("state",))
+        return Monitor(
+            gym.make(ENV_ID, **kwargs),
+            monitor_file,
+            info_keywords=("state",),
+            override_existing=not append,
+        )
 
     return thunk
 
@@ -190,7 +196,7 @@ def make_vec_env(args: Args, monitor_dir: Path | None):
 
     kwargs = env_kwargs(args)
     thunks = [
-        _make_env(kwargs, str(monitor_dir / str(i)) if monitor_dir else None)
+        _make_env(kwargs, str(monitor_dir / str(i)) if monitor_dir else None, bool(args.resume))
         for i in range(args.num_envs)
     ]
     vec = SubprocVecEnv(thunks) if args.vec_env == "subproc" else DummyVecEnv(thunks)

@@ -219,3 +219,13 @@ def test_ppo_agent_plays_a_saved_model_on_any_board_size(tmp_path):
     ]
     again = evaluate(["ppo"], targets, Settings(model=str(path)), games=4, progress=False)
     assert [r["wins"] for r in again.rows] == [r["wins"] for r in run.rows]
+
+
+def test_greedy_opening_takes_the_known_first_click_then_random_ties():
+    board = Board(np.full((9, 9), COVERED, dtype=np.int8), 10)
+    mask = _mask(board.grid)
+    agent = make_agent("greedy-opening")
+    assert not agent.deterministic
+    for seed in range(5):
+        agent.reset(seed=seed)
+        assert agent.act(None, mask, _position_game(board, probes=0, first_click="zero")) == 30
