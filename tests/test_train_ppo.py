@@ -116,21 +116,20 @@ def test_a_saved_model_reloads_and_only_picks_valid_cells_on_any_board(tmp_path)
 
 
 @pytest.mark.slow
-def test_resume_continues_the_step_count(tmp_path):
+def test_resume_continues_the_step_count_and_the_logs(tmp_path):
     first = train(tiny_args(tmp_path, eval_freq=0, save_model=""))
     checkpoint = first / "checkpoints" / "ppo_512_steps.zip"
     assert checkpoint.is_file()
+    monitor = first / "monitor" / "0.monitor.csv"
+    episodes_before = len(monitor.read_text().splitlines())
     args = tiny_args(
-        tmp_path,
-        run_name="resumed",
-        resume=str(checkpoint),
-        total_timesteps=768,
-        eval_freq=0,
-        save_model="",
+        tmp_path, resume=str(checkpoint), total_timesteps=768, eval_freq=0, save_model=""
     )
     resumed = train(args)
+    assert resumed == first
     model = MaskablePPO.load(resumed / "final.zip", device="cpu")
     assert 768 <= model.num_timesteps < 768 + 128
+    assert len(monitor.read_text().splitlines()) > episodes_before  # appended, not restarted
 
 
 def test_bad_settings_are_one_line_and_exit_2(tmp_path, capsys):
