@@ -116,8 +116,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     ``"win-loss"`` rewards exactly what is being measured (games won), so
     it is the default. ``"progress"`` adds ``opened / safe cells`` on every
     step (the probed cell, its zero flood and everything the solver opened;
-    the winning step included), a denser signal that sums to +1 over a won
-    game. An invalid action gets ``invalid_action_reward`` instead.
+    the winning step included), a denser signal: the shares of a won game sum
+    to 1, so a win totals +2 and a loss -1 plus the share opened before it.
+    An invalid action gets ``invalid_action_reward`` instead.
 
     ## Starting State
 
