@@ -113,6 +113,9 @@ def test_won_game_shows_flags_on_every_mine_and_the_counter_at_zero():
     painter = env.unwrapped._renderer or BoardPainter()
     codes = painter.tile_codes(env.unwrapped.game, won=True)
     assert codes[0, 0] == TILE_FLAG and codes[3, 4] == TILE_FLAG
+    text = render_ansi(env.unwrapped.game, won=True, color=False)
+    assert text.startswith("000") and "8-)" in text.splitlines()[0]  # nothing left to find
+    assert text.splitlines()[1][1] == "!"
     assert env.render().shape == (painter.header + 96, 160, 3)
 
 

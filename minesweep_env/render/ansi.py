@@ -73,7 +73,9 @@ def render_ansi(game: Game, won: bool = False, color: bool = True) -> str:
     """
     state = GameState.WON.value if won else game.state.value
     width = max(2 * game.width, 12)  # room for both counters and the face on narrow boards
-    counter, guesses = _counter(game.mines_left), _counter(game.guesses)
+    # At a win every covered cell shows a flag, so no mine is left to find.
+    mines_left = 0 if state == GameState.WON.value else game.mines_left
+    counter, guesses = _counter(mines_left), _counter(game.guesses)
     face = FACES[state]
     middle = width - 6
     left_pad = (middle - 3) // 2
