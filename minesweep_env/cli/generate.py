@@ -40,10 +40,10 @@ auto-solver alone (checked with the same code as "semiautomines solvable"),
 and the start cell and its neighbours hold no mine. The start defaults to the
 centre (width // 2, height // 2) and is written beside each map in
 PREFIX-NNN.start (one line "x y"), which the evaluation harness reads.
---method rejection draws uniform layouts until one is solvable: every no-guess
-layout is equally likely. --method repair moves mines away from where the
-solver gets stuck: faster on hard boards, but it shifts mines away from the
-start (measured in benchmarks/generate.py).
+--method rejection (default) draws uniform layouts until one is solvable:
+every no-guess layout is equally likely; expert takes about 8 draws. --method
+repair moves a mine away from wherever the solver gets stuck: much faster on
+dense boards, slightly biased (measured in benchmarks/generate.py).
 
 Without --no-guess, layouts are uniform over all layouts; with --start, over
 those whose start cell and neighbours are mine-free (the start file is written).
