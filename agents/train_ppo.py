@@ -21,6 +21,7 @@ the snapshots it played), ``learning_curve.png``, ``final.zip`` and ``args.json`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import json
@@ -463,9 +464,12 @@ def train(args: Args) -> Path:
             tb_log_name="ppo",
             reset_num_timesteps=not args.resume,
         )
+    except KeyboardInterrupt:  # stopping early is normal: keep what was learnt
+        print(f"interrupted at {model.num_timesteps} steps; saving", file=sys.stderr)
     finally:
         model.save(run_dir / "final.zip")
-        env.close()
+        with contextlib.suppress(BrokenPipeError, EOFError):  # envs already stopped by Ctrl-C
+            env.close()
         plot_learning_curve(run_dir, run_dir / "learning_curve.png", f"MaskablePPO, {args.board}")
     if args.save_model:
         out = Path(args.save_model)
