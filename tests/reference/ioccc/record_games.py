@@ -12,9 +12,11 @@ mines unless ``--min-density`` / ``--max-density`` say otherwise, with random
 IOCCC priorities), writes it as an IOCCC map file and runs
 the program on it in a detached tmux session whose window is ``max(40, 2W)``
 columns by ``H + 2`` lines. Clicks are X10 mouse press and release sequences
-(``ESC [ M`` then button+32, column+33, row+33) sent with ``tmux send-keys -l``
-at screen column ``2x + 1``, row ``y + 1``. After each click the screen is read
-with ``tmux capture-pane -p -e`` until it has stopped changing for
+(``ESC [ M`` then button+32, column+33, row+33) sent with ``tmux send-keys``
+at screen column ``2x + 1``, row ``y + 1`` (the small-map games were recorded
+with ``-l``; now ``-H``, the same bytes, see :meth:`TmuxGame.click`).
+After each click the screen is read with ``tmux capture-pane -p -e`` until it
+has changed and then stopped changing for
 ``--quiet`` seconds (the program applies one deduction per 9 ms tick, so a
 quiet screen means its solver is at rest), then decoded:
 
@@ -55,15 +57,34 @@ Usage::
         --map maps/ioccc/unwinnable.txt --clicks 4,4 --name unwinnable-a \\
         --out tests/reference/ioccc/games_prog.jsonl --append
 
-The committed files were made with the first two commands, then the
-``unwinnable.txt`` games (clicks ``4,4``; ``0,0 4,4``; ``2,0 4,4``;
-``1,1 3,3``; names ``prog-unwinnable-a..d`` and ``prog-alt-unwinnable-a..d``),
-then dense maps: ``--games 100 --first 300 --min-density 0.3 --max-density 0.5``
-with the same seeds, appended. One dense ``prog.alt.c`` game (``prog-alt-0354``)
-was recorded again (``--games 1 --first 354``) after the program, on a busy
-machine, took its second click in only after the screen had been quiet for
-0.4 s; since then the script waits for a click to show before it waits for
-quiet.
+The committed files were made with, in this order (``prog.c`` seeds first,
+then ``prog.alt.c`` seeds; all appended to the same two files):
+
+* ``--games 300``, seeds 1 / 2 (names ``prog-0000``, ``prog-alt-0000`` ...);
+* ``unwinnable.txt`` with ``--clicks`` ``4,4``; ``0,0 4,4``; ``2,0 4,4``;
+  ``1,1 3,3`` (names ``prog-unwinnable-a..d``, ``prog-alt-unwinnable-a..d``);
+* dense maps, ``--games 100 --first 300 --min-density 0.3 --max-density 0.5``,
+  seeds 1 / 2;
+* expert boards, ``--board 30x16x99 --games 40``, seeds 3 / 4, prefixes
+  ``prog-expert`` / ``prog-alt-expert``;
+* ``--map maps/ioccc/ioccc.txt --games 20``, seeds 5 / 6; ``--map
+  maps/ioccc/hilbert4x4.txt --games 10``, seeds 7 / 8; ``--map
+  maps/ioccc/megumin.txt --games 4 --max-clicks 25``, seeds 9 / 10, the
+  ``prog.alt.c`` ones with ``--quiet 2`` (prefixes ``prog-<map>`` /
+  ``prog-alt-<map>``).
+
+Two glitches were found by the replay test and fixed in this script: a game
+(``prog-alt-0354``, recorded again with ``--games 1 --first 354``) where the
+program, on a busy machine, took a click in only after the screen had been
+quiet for 0.4 s (the script now waits for a click to show before it waits for
+quiet), and clicks on row 25 of ``megumin.txt``, whose X10 row byte ``;`` tmux
+took for a command separator (clicks now go with ``send-keys -H``). A third
+showed what a machine with a load average of 10 on 2 cores can do: the
+program, starved of CPU, once stood still for 0.4 s in the middle of its
+animation on ``megumin.txt``; those games were recorded again with
+``--quiet 2``. Use a longer ``--quiet`` on big maps or busy machines: the
+replay test catches a screen read too early (it shows fewer deductions than
+ours), so a glitch cannot slip into the data unnoticed.
 """
 
 from __future__ import annotations
@@ -142,10 +163,17 @@ class TmuxGame:
         return result.stdout
 
     def click(self, x: int, y: int) -> None:
-        """Press and release mouse button 1 on cell (x, y)."""
-        column, row = chr(2 * x + 1 + 33), chr(y + 1 + 33)
-        sequence = f"\x1b[M{chr(32)}{column}{row}\x1b[M{chr(32 + 3)}{column}{row}"
-        self._tmux("send-keys", "-t", self.name, "-l", sequence)
+        """Press and release mouse button 1 on cell (x, y).
+
+        The bytes are what ``send-keys -l`` sends for ASCII, but go as
+        hexadecimal with ``send-keys -H``: tmux reads an argument ending in
+        ``;`` (row 25) as a command separator, and past screen column 94 the
+        X10 bytes are not ASCII (``-l`` would send them UTF-8 encoded).
+        """
+        column, row = 2 * x + 1 + 33, y + 1 + 33
+        sequence = [0x1B, ord("["), ord("M"), 32, column, row]
+        sequence += [0x1B, ord("["), ord("M"), 32 + 3, column, row]
+        self._tmux("send-keys", "-t", self.name, "-H", *(f"{b:02x}" for b in sequence))
 
     def read(self) -> Screen:
         """Decode the pane as it is now."""
@@ -176,7 +204,7 @@ class TmuxGame:
             rows.append("".join(chars))
         return Screen(tuple(rows), mines_left, FACES[face])
 
-    def settle(self, quiet: float, before: Screen | None = None, timeout: float = 30.0) -> Screen:
+    def settle(self, quiet: float, before: Screen | None = None, timeout: float = 120.0) -> Screen:
         """Read until the screen (timer aside) has not changed for ``quiet`` seconds.
 
         With ``before`` (the screen before a click), first wait for the screen to
@@ -303,7 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", type=float, default=0.4, help="seconds of unchanged screen")
     parser.add_argument("--max-clicks", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=4, help="games played at once")
-    parser.add_argument("--map", type=Path, help="play this map with --clicks instead")
+    parser.add_argument(
+        "--board", default=None, help="WIDTHxHEIGHTxMINES: random layouts of this size instead"
+    )
+    parser.add_argument(
+        "--map", type=Path, help="play this map: with --clicks once, else --games random games"
+    )
     parser.add_argument("--clicks", nargs="+", default=None, help="X,Y cells for --map")
     parser.add_argument("--name", default=None, help="game name for --map")
     args = parser.parse_args(argv)
@@ -312,6 +345,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("tmux is not installed")
     if args.out.exists() and not args.append:
         parser.error(f"{args.out} exists; pass --append to add games to it")
+    board = None
+    if args.board:
+        try:
+            board = tuple(int(v) for v in args.board.split("x"))
+        except ValueError:
+            board = ()
+        if len(board) != 3:
+            parser.error(f"--board {args.board!r}: expected WIDTHxHEIGHTxMINES, e.g. 30x16x99")
     prefix = args.prefix or args.prog.name.split(".c")[0].replace(".", "-")
     socket = f"endoh-ref-{os.getpid()}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -322,9 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             ["tmux", "-L", socket, "new-session", "-d", "-s", "keeper", "sleep 86400"], check=True
         )
         try:
-            if args.map:
-                if not args.clicks:
-                    parser.error("--map needs --clicks")
+            if args.map and args.clicks:
                 cells = [tuple(int(v) for v in c.split(",")) for c in args.clicks]
                 records = [
                     play(
@@ -347,7 +386,12 @@ def main(argv: list[str] | None = None) -> int:
                 def one(i_seed: tuple[int, np.random.SeedSequence]) -> dict:
                     i, seed = i_seed
                     rng = np.random.default_rng(seed)
-                    layout = random_layout(rng, (args.min_density, args.max_density))
+                    if args.map:
+                        layout = load_layout(args.map)
+                    elif board:
+                        layout = MineLayout.random(*board, rng)
+                    else:
+                        layout = random_layout(rng, (args.min_density, args.max_density))
                     policy = POLICIES[int(rng.choice(len(POLICIES), p=POLICY_WEIGHTS))]
                     return play(
                         socket,
