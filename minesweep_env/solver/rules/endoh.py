@@ -19,7 +19,11 @@ The one rule (``K(p, f, g)``)
     neighbours. Calling ``F(p)`` then ``F(q)`` leaves a mark exactly on the
     symmetric difference of ``P`` and ``Q`` (cells in both are toggled twice),
     so ``g``'s top digit is ``|Q \\ P|`` and the marked cells around A are
-    ``P \\ Q``. With ``x = rem(B) - rem(A)``:
+    ``P \\ Q``. ``K`` computes ``x = (g + f/256) % 16 - (f + g/256) % 16``,
+    which is ``(number(B) + flags(A)) - (number(A) + flags(B))``, that is
+    ``x = rem(B) - rem(A)`` (the ``% 16`` only wraps when A or B has eight
+    flags around it; that cell then has no covered neighbour, and the
+    ``g = 0`` call below already decides all the pair could). Then:
 
     * if ``x == |Q \\ P|``, B's cells outside A cannot hold more than
       ``|Q \\ P|`` mines, so the shared cells hold at least ``rem(A)``: every
@@ -68,7 +72,11 @@ Speed
     case: the cells it proved have been opened or flagged, nothing else
     changed), the work list starts from the changed cells instead of the whole
     board. Any other board (smaller knowledge, another size or mine total)
-    starts afresh, so results never depend on the call history.
+    starts afresh, so results never depend on the call history. That memory
+    makes an instance belong to one game at a time (``Game`` makes its own);
+    do not share one between threads. ``prove`` returns everything the rules
+    decide before any new number is seen, so ``deduce`` needs one more call
+    only to find that nothing changes.
 """
 
 from __future__ import annotations
