@@ -151,3 +151,25 @@ def test_bad_settings_are_one_line_and_exit_2(tmp_path, capsys):
     assert "--force" in capsys.readouterr().err
     assert existing.read_bytes() == b"x"
     assert not (tmp_path / "tiny").exists()
+
+
+@pytest.mark.slow
+def test_imitation_warm_start_learns_greedys_moves(tmp_path):
+    args = tiny_args(
+        tmp_path,
+        obs_mode="planes+probabilities",
+        imitation_games=40,
+        imitation_epochs=12,
+        imitation_lr=3e-3,
+        batch_size=16,
+        total_timesteps=128,
+        eval_freq=0,
+        checkpoint_freq=0,
+    )
+    run_dir = train(args)
+    rows = (run_dir / "imitation.csv").read_text().splitlines()
+    assert rows[0] == "epoch,moves,accuracy,loss"
+    epochs = [row.split(",") for row in rows[1:]]
+    assert len(epochs) == 12
+    first, last = float(epochs[0][2]), float(epochs[-1][2])
+    assert last > first and last >= 0.6  # greedy's first click and tie-breaks, learnt
