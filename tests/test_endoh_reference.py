@@ -78,3 +78,28 @@ def test_reference_games_cover_every_kind_of_game() -> None:
         assert len(records) >= 400, rule_set
         assert any(r["width"] >= 30 for r in records), rule_set  # expert-size boards too
     assert "stuck" in {r["outcome"] for r in by_program["endoh-alt"]}
+
+
+SCREENS = {
+    # prog.alt.c on maps/ioccc/unwinnable.txt; clicks in the file names' order:
+    # stuck: (4, 4); lost: (4, 4) (0, 0); won: (1, 1) (3, 3); lost_covered: (2, 0) (0, 0).
+    # prog_won: prog.c, (4, 4).
+    "alt_stuck": (("?!200", "!!200", "22100", "00000", "00000"), 1, "playing"),
+    "alt_lost": (("*!200", "!!200", "22100", "00000", "00000"), 1, "lost"),
+    "alt_won": (("!!100", "!3100", "11000", "00000", "00000"), 0, "won"),
+    "alt_lost_covered": (("**2??", "**???", "?????", "?????", "?????"), 4, "lost"),
+    "prog_won": (("!!200", "!!200", "22100", "00000", "00000"), 0, "won"),
+}
+
+
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_recorder_decodes_the_programs_screen(name: str) -> None:
+    """The recorder reads covered cells and probed zeros apart by colour, and the face."""
+    import sys
+
+    sys.path.insert(0, str(REFERENCE))
+    from record_games import decode_screen
+
+    text = (REFERENCE / "screens" / f"{name}.txt").read_text()
+    screen = decode_screen(text, width=5, height=5)
+    assert (screen.rows, screen.mines_left, screen.state) == SCREENS[name]

@@ -73,7 +73,10 @@ then ``prog.alt.c`` seeds; all appended to the same two files):
   ``prog.alt.c`` ones with ``--quiet 2`` (prefixes ``prog-<map>`` /
   ``prog-alt-<map>``).
 
-Two glitches were found by the replay test and fixed in this script: a game
+``screens/`` holds five raw ``capture-pane -p -e`` texts of the program on
+``unwinnable.txt``; the test suite decodes them with :func:`decode_screen`.
+
+Glitches found by the replay test and fixed in this script: a game
 (``prog-alt-0354``, recorded again with ``--games 1 --first 354``) where the
 program, on a busy machine, took a click in only after the screen had been
 quiet for 0.4 s (the script now waits for a click to show before it waits for
@@ -138,6 +141,40 @@ def build_program(path: Path, workdir: Path) -> Path:
     return binary
 
 
+def decode_screen(text: str, width: int, height: int, name: str = "screen") -> Screen:
+    """Decode ``tmux capture-pane -p -e`` text of the program's window (W x H board).
+
+    The window is ``max(40, 2W)`` columns by ``H + 2`` lines; cell (x, y) is at
+    column ``2x + 1`` of line ``y + 1``.
+    """
+    columns, lines = max(40, 2 * width), height + 2
+    screen = pyte.Screen(columns, lines)
+    stream = pyte.Stream(screen)
+    stream.feed("\r\n".join(text.split("\n")[:lines]))
+    top = "".join(screen.buffer[0][c].data for c in range(columns))
+    face = top[width - 1 : width + 2]
+    if face not in FACES:
+        raise ScreenError(f"{name}: no face in top line {top!r}")
+    try:
+        mines_left = int(top[:3])
+    except ValueError:
+        raise ScreenError(f"{name}: no counter in top line {top!r}") from None
+    rows = []
+    for y in range(height):
+        line = screen.buffer[y + 1]
+        chars = []
+        for x in range(width):
+            cell = line[2 * x + 1]
+            if cell.data == ".":
+                chars.append("?" if cell.bg == "white" else "0")
+            elif cell.data in "12345678!*":
+                chars.append(cell.data)
+            else:
+                raise ScreenError(f"{name}: unexpected cell {cell.data!r} at ({x}, {y})")
+        rows.append("".join(chars))
+    return Screen(tuple(rows), mines_left, FACES[face])
+
+
 class TmuxGame:
     """One run of the program on one map, in its own detached tmux session."""
 
@@ -178,31 +215,7 @@ class TmuxGame:
     def read(self) -> Screen:
         """Decode the pane as it is now."""
         text = self._tmux("capture-pane", "-t", self.name, "-p", "-e")
-        screen = pyte.Screen(self.columns, self.lines)
-        stream = pyte.Stream(screen)
-        stream.feed("\r\n".join(text.split("\n")[: self.lines]))
-        top = "".join(screen.buffer[0][c].data for c in range(self.columns))
-        face = top[self.width - 1 : self.width + 2]
-        if face not in FACES:
-            raise ScreenError(f"{self.name}: no face in top line {top!r}")
-        try:
-            mines_left = int(top[:3])
-        except ValueError:
-            raise ScreenError(f"{self.name}: no counter in top line {top!r}") from None
-        rows = []
-        for y in range(self.height):
-            line = screen.buffer[y + 1]
-            chars = []
-            for x in range(self.width):
-                cell = line[2 * x + 1]
-                if cell.data == ".":
-                    chars.append("?" if cell.bg == "white" else "0")
-                elif cell.data in "12345678!*":
-                    chars.append(cell.data)
-                else:
-                    raise ScreenError(f"{self.name}: unexpected cell {cell.data!r} at ({x}, {y})")
-            rows.append("".join(chars))
-        return Screen(tuple(rows), mines_left, FACES[face])
+        return decode_screen(text, self.width, self.height, self.name)
 
     def settle(self, quiet: float, before: Screen | None = None, timeout: float = 120.0) -> Screen:
         """Read until the screen (timer aside) has not changed for ``quiet`` seconds.
