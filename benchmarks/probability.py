@@ -92,6 +92,21 @@ def largest_component(positions: list[Board]) -> tuple[int, int, int]:
     return best
 
 
+def scattered_positions(count: int) -> list[Board]:
+    """Harder than play: expert layouts with 10-45% of the safe cells shown at random
+    (no flood fill), which makes frontier components of hundreds of cells."""
+    width, height, mines = STANDARD_BOARDS["expert"]
+    positions = []
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        layout = MineLayout.random(width, height, mines, rng)
+        shown = ~layout.mines & (rng.random((height, width)) < rng.uniform(0.1, 0.45))
+        grid = np.full((height, width), COVERED, dtype=np.int8)
+        grid[shown] = layout.numbers[shown]
+        positions.append(Board(grid, mines))
+    return positions
+
+
 def complete_games_per_second(level: str, games: int) -> tuple[float, float]:
     """Whole games with the ``complete`` auto-solver and a random prober: games and
     steps per CPU second."""
@@ -123,6 +138,13 @@ def main() -> None:
     parser.add_argument(
         "--games", type=int, default=300, help="games per level for the complete rule set"
     )
+    parser.add_argument(
+        "--scattered",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time N expert positions with cells shown at random (a stress test)",
+    )
     args = parser.parse_args()
     print("mine_probabilities per call, positions from lowest-probability play, total known")
     print(f"(fastest of {args.repeat} runs per position; wall / thread CPU, ms)")
@@ -141,6 +163,17 @@ def main() -> None:
 
         print(
             f"{level:<13}{games:>6}{len(positions):>10}{pair(50):>16}{pair(99):>16}{pair(100):>16}"
+            f"   {cells} cells, {groups} groups, {numbers} numbers"
+        )
+    if args.scattered:
+        positions = scattered_positions(args.scattered)
+        wall, cpu = time_positions(positions, 1)
+        cells, groups, numbers = largest_component(positions)
+        print(
+            f"{'scattered':<13}{'-':>6}{len(positions):>10}"
+            f"{f'{np.median(wall):.1f}/{np.median(cpu):.1f}':>16}"
+            f"{f'{np.percentile(wall, 99):.1f}/{np.percentile(cpu, 99):.1f}':>16}"
+            f"{f'{wall.max():.1f}/{cpu.max():.1f}':>16}"
             f"   {cells} cells, {groups} groups, {numbers} numbers"
         )
     print()

@@ -216,3 +216,34 @@ def test_component_counts_do_not_depend_on_the_group_order(seed: int) -> None:
                 assert count_component(component, order) == default
             compared += 1
     assert compared >= 10
+
+
+def test_big_scattered_component_counts_agree_across_sweeps() -> None:
+    # An expert board with a fifth of the safe cells shown at random: one
+    # component of ~200 groups, where the count picks a straight sweep over the
+    # breadth-first one. Both must give the same exact counts, and the weights
+    # must add up to the mines left times the layouts.
+    from minesweep_env import MineLayout
+    from minesweep_env.solver.probability.counting import (
+        _breadth_first,
+        count_component,
+        group_order,
+    )
+    from minesweep_env.solver.probability.frontier import read_frontier
+
+    rng = np.random.default_rng(175)
+    layout = MineLayout.random(30, 16, 99, rng)
+    shown = ~layout.mines & (rng.random((16, 30)) < rng.uniform(0.1, 0.45))
+    grid = np.full((16, 30), COVERED, dtype=np.int8)
+    grid[shown] = layout.numbers[shown]
+    board = Board(grid, 99)
+    big = max(read_frontier(board).components, key=lambda c: len(c.groups))
+    assert len(big.groups) > 100
+    chosen = group_order(big)
+    breadth_first = _breadth_first(big)
+    assert chosen != breadth_first
+    assert count_component(big, chosen) == count_component(big, breadth_first)
+    analysis = analyse_position(board)
+    weights = [w for w in analysis.mine_weights.reshape(-1) if w is not None]
+    assert sum(weights) == board.mines_left * analysis.layouts
+    assert not (layout.mines & (analysis.probabilities == 0)).any()  # a real mine never 0

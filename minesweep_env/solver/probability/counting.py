@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cache
-from math import comb
+from math import comb, log2
 
 from .frontier import Component
 
@@ -82,15 +82,9 @@ def _dense(poly: Poly, length: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def group_order(component: Component) -> list[int]:
-    """Groups in breadth-first order from a far end (Cuthill-McKee style).
-
-    Frontiers are long and thin, so starting at one end and sweeping keeps the
-    set of open constraints, hence the number of DP states, small.
-    """
+def _breadth_first(component: Component) -> list[int]:
+    """Groups in breadth-first order from a far end (Cuthill-McKee style)."""
     groups = component.groups
-    if len(groups) <= 4:
-        return list(range(len(groups)))  # any order is narrow enough
     by_constraint: list[list[int]] = [[] for _ in component.needs]
     for g, group in enumerate(groups):
         for c in group.constraints:
@@ -112,6 +106,64 @@ def group_order(component: Component) -> list[int]:
         return order
 
     return sweep(sweep(0)[-1])
+
+
+def order_cost(component: Component, order: list[int]) -> float:
+    """log2 of a bound on the DP states an order makes, summed over its steps.
+
+    At each step an open constraint's remaining need can only take values
+    between ``need - cells seen so far`` and ``min(need, cells still to come)``;
+    the product of those range sizes over the open constraints bounds the states.
+    """
+    groups, needs = component.groups, component.needs
+    total = [0] * len(needs)
+    last = [0] * len(needs)
+    for i, g in enumerate(order):
+        for c in groups[g].constraints:
+            total[c] += len(groups[g].cells)
+            last[c] = i
+    seen = [0] * len(needs)
+    open_now: set[int] = set()
+    states = 0.0
+    for i, g in enumerate(order):
+        size = len(groups[g].cells)
+        for c in groups[g].constraints:
+            seen[c] += size
+            if last[c] > i:
+                open_now.add(c)
+            else:
+                open_now.discard(c)
+        bits = 0.0
+        for c in open_now:
+            high = min(needs[c], total[c] - seen[c])
+            low = max(0, needs[c] - seen[c])
+            bits += log2(high - low + 1)
+        states += 2.0**bits
+    return log2(states)
+
+
+def group_order(component: Component) -> list[int]:
+    """The order the count visits groups in: the narrowest of a few sweeps.
+
+    Frontiers are long and thin, so sweeping from one end keeps few constraints
+    open, hence few DP states. A breadth-first sweep from a far end follows a
+    winding frontier; on blobs spread over the board, a straight sweep along
+    the columns or rows can be much narrower. :func:`order_cost` picks (only
+    for components big enough for the choice to matter).
+    """
+    groups = component.groups
+    if len(groups) <= 4:
+        return list(range(len(groups)))  # any order is narrow enough
+    candidates = [_breadth_first(component)]
+    width = component.board_width
+    if len(groups) > 40 and width:
+        xs = [min(cell % width for cell in g.cells) for g in groups]
+        ys = [min(g.cells) // width for g in groups]
+        candidates.append(sorted(range(len(groups)), key=lambda g: (xs[g], ys[g])))
+        candidates.append(sorted(range(len(groups)), key=lambda g: (ys[g], xs[g])))
+    if len(candidates) == 1:
+        return candidates[0]
+    return min(candidates, key=lambda order: order_cost(component, order))
 
 
 def _count_single_group(component: Component) -> ComponentCount:

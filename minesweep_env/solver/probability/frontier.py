@@ -43,6 +43,8 @@ class Component(NamedTuple):
     groups: tuple[Group, ...]
     constraint_cells: tuple[tuple[int, ...], ...]
     """The covered cells each constraint sees."""
+    board_width: int = 0
+    """Width of the board, to read cells as (x, y) when ordering the count (0: unknown)."""
 
     @property
     def cell_count(self) -> int:
@@ -102,6 +104,8 @@ class Constraints(NamedTuple):
     """Covered cells that touch no number: only the mine total constrains them."""
     mines_left: int | None
     """Total mines minus flags, or ``None`` when the total is unknown."""
+    board_width: int = 0
+    """Width of the board the cells are on."""
 
 
 def read_frontier(board: Board, total_mines: int | None = None) -> Frontier:
@@ -173,7 +177,7 @@ def read_constraints(board: Board, total_mines: int | None = None) -> Constraint
                 touching[cell].append(c)
             else:
                 touching[cell] = [c]
-    return Constraints(active, needs, cells_of, touching, tuple(off), mines_left)
+    return Constraints(active, needs, cells_of, touching, tuple(off), mines_left, width)
 
 
 def split_components(constraints: Constraints) -> Frontier:
@@ -218,6 +222,7 @@ def split_components(constraints: Constraints) -> Frontier:
                 needs=tuple(needs[c] for c in cs),
                 groups=groups,
                 constraint_cells=tuple(tuple(cells_of[c]) for c in cs),
+                board_width=constraints.board_width,
             )
         )
     return Frontier(tuple(components), constraints.off_frontier, constraints.mines_left)
