@@ -107,14 +107,22 @@ def maps_section(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _short(board: str) -> str:
-    """A plot label: a board name, a map's file name, a suite's folder name."""
-    path = Path(board.rstrip("/"))
-    return path.name + ("/" if board.endswith("/") else "") if "/" in board else board
+def _label(board: str) -> str:
+    """A plot label: a board name, a map's file name, a suite's last two folders."""
+    if "/" not in board:
+        return board
+    parts = Path(board.rstrip("/")).parts
+    if board.endswith("/"):
+        return "/".join(parts[-2:]) + "/"
+    return Path(board).stem
 
 
 def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
-    """Win rates per target, one bar per agent, with 95% interval bars."""
+    """Win rates per target (one row each), one bar per agent, with 95% interval bars.
+
+    Horizontal bars, so that many maps stay readable; a deterministic agent's
+    result on one fixed map is exact and gets no interval bar.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -122,29 +130,29 @@ def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
 
     boards = list(dict.fromkeys(row["board"] for row in rows))
     agents = list(dict.fromkeys(row["agent"] for row in rows))
-    width = 0.8 / max(1, len(agents))
-    figure, axes = plt.subplots(
-        figsize=(max(6.0, 0.9 * len(boards) * max(1, len(agents)) / 2 + 3), 4.5)
-    )
+    thickness = 0.8 / max(1, len(agents))
+    height = 1.6 + len(boards) * (0.22 * len(agents) + 0.15)
+    figure, axes = plt.subplots(figsize=(8.0, height))
     for a, agent in enumerate(agents):
-        xs, rates, below, above = [], [], [], []
+        ys, rates, below, above = [], [], [], []
         for b, board in enumerate(boards):
             row = next((r for r in rows if r["agent"] == agent and r["board"] == board), None)
             if row is None:
                 continue
-            xs.append(b - 0.4 + width * (a + 0.5))
+            ys.append(b - 0.4 + thickness * (a + 0.5))
             rates.append(100 * row["win_rate"])
-            exact = bool(row.get("exact"))  # one fixed game: no interval to draw
+            exact = bool(row.get("exact"))
             below.append(0.0 if exact else 100 * (row["win_rate"] - row["ci_low"]))
             above.append(0.0 if exact else 100 * (row["ci_high"] - row["win_rate"]))
-        axes.bar(xs, rates, width, yerr=[below, above], capsize=3, label=agent)
-    axes.set_xticks(range(len(boards)))
-    axes.set_xticklabels([_short(b) for b in boards], rotation=30, ha="right")
-    axes.set_ylabel("win rate (%)")
-    axes.set_ylim(0, 105)
-    axes.set_title(title, fontsize=10)
-    axes.grid(axis="y", alpha=0.3)
-    axes.legend(loc="upper right", fontsize=8)
+        axes.barh(ys, rates, thickness, xerr=[below, above], capsize=2, label=agent)
+    axes.set_yticks(range(len(boards)))
+    axes.set_yticklabels([_label(b) for b in boards])
+    axes.invert_yaxis()  # the first target on top, as in the table
+    axes.set_xlabel("win rate (%)")
+    axes.set_xlim(0, 102)
+    axes.set_title(title, fontsize=9)
+    axes.grid(axis="x", alpha=0.3)
+    axes.legend(loc="lower left", bbox_to_anchor=(1.01, 0.0), fontsize=8, frameon=False)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
