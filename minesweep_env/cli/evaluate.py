@@ -197,8 +197,10 @@ def _targets(args: argparse.Namespace) -> list:
     if args.first_click == "zero":
         for target in targets:
             if target.mines > target.width * target.height - 9:
+                free = target.width * target.height - target.mines
                 raise CliError(
-                    f"{target.name}: {target.mines} mines leave no room for a zero first click"
+                    f"{target.name}: a zero first click needs 9 mine-free cells, "
+                    f"this board has {free}"
                 )
     return targets
 
