@@ -91,6 +91,7 @@ class Args:
     eval_freq: int = _arg(20_000, "evaluate every this many env steps (0 = never)")
     eval_games: int = _arg(500, "games per periodic evaluation (same seeded layouts each time)")
     eval_seed: int = _arg(10_000, "seed of the evaluation games (apart from training seeds)")
+    eval_baselines: bool = _arg(True, "also play random and greedy once on those games (curve)")
     checkpoint_freq: int = _arg(20_000, "save a checkpoint every this many env steps (0 = never)")
     resume: str = _arg("", "checkpoint .zip to continue from (its weights and step count)")
     save_model: str = _arg("", "also save the final model here (e.g. agents/models/x.zip)")
@@ -341,6 +342,28 @@ def imitate_greedy(model, args: Args, run_dir: Path) -> None:
 
 
 # ---------------------------------------------------------------- evaluation
+def evaluate_baselines(args: Args, run_dir: Path) -> None:
+    """Random and greedy on the evaluation games, once, to ``eval_baselines.csv``:
+    the reference lines of the learning curve (same layouts as every PPO point)."""
+    from agents.evaluation.harness import evaluate
+    from agents.evaluation.play import Settings
+    from agents.evaluation.targets import board_target
+
+    settings = Settings(rule_set=args.rule_set, first_click=args.first_click, seed=args.eval_seed)
+    run = evaluate(
+        ["random", "greedy"],
+        [board_target(args.board)],
+        settings,
+        args.eval_games,
+        progress=False,
+    )
+    with (run_dir / "eval_baselines.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["agent", "games", "win_rate", "ci_low", "ci_high"])
+        for row in run.rows:
+            writer.writerow([row[k] for k in ("agent", "games", "win_rate", "ci_low", "ci_high")])
+
+
 def save_with_sidecar(model, path: Path, args: Args) -> None:
     """Save ``model`` and, beside it, ``<name>.json``: how to rebuild its env.
 
@@ -526,6 +549,17 @@ def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
             color="C1",
             label="evaluation (deterministic, same games each time)",
         )
+    baselines_path = run_dir / "eval_baselines.csv"
+    if baselines_path.exists():
+        with baselines_path.open() as handle:
+            for k, row in enumerate(csv.DictReader(handle)):
+                ax.axhline(
+                    float(row["win_rate"]),
+                    ls="--",
+                    lw=1,
+                    color=f"C{k + 2}",
+                    label=f"{row['agent']} on the evaluation games ({float(row['win_rate']):.1%})",
+                )
     ax.set_xlabel("env steps (guesses)")
     ax.set_ylabel("win rate")
     ax.set_title(title)
@@ -553,6 +587,8 @@ def train(args: Args) -> Path:
     model = make_model(args, env, str(run_dir / "tb"))
     if args.imitation_games and not args.resume:
         imitate_greedy(model, args, run_dir)
+    if args.eval_freq and args.eval_baselines and not (run_dir / "eval_baselines.csv").exists():
+        evaluate_baselines(args, run_dir)
     callbacks = make_callbacks(args, run_dir)
     remaining = max(0, args.total_timesteps - model.num_timesteps)
     try:

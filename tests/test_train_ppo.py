@@ -96,6 +96,8 @@ def test_training_moves_the_policy_and_leaves_every_artefact(tmp_path):
     assert evaluations[0].startswith("timesteps,")
     assert len(evaluations) - 1 >= 3  # at the start, at 256 steps, at the end
     assert sorted(p.name for p in (run_dir / "checkpoints").iterdir())[:1] == ["ppo_256_steps.zip"]
+    baselines = (run_dir / "eval_baselines.csv").read_text().splitlines()
+    assert [line.split(",")[0] for line in baselines] == ["agent", "random", "greedy"]
     assert (run_dir / "learning_curve.png").read_bytes()[:4] == b"\x89PNG"
     assert list((run_dir / "tb").rglob("events.out.tfevents.*"))
     meta = json.loads(model_path.with_suffix(".json").read_text())
