@@ -28,10 +28,12 @@ STANDARD_BOARDS: dict[str, tuple[int, int, int]] = {
 
 
 @lru_cache(maxsize=64)
-def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For every flat index, the flat indices of its up to 8 neighbours.
+def neighbour_table(width: int, height: int, radius: int = 1) -> tuple[tuple[int, ...], ...]:
+    """For every flat index, the flat indices of the other cells within ``radius`` steps.
 
-    Cached per board size: env steps and solver passes reuse one table.
+    Radius 1 gives the up to 8 neighbours; radius 2 the 5x5 window the IOCCC
+    program compares numbers in. Cached per board size: env steps and solver
+    passes reuse one table.
     """
     table = []
     for y in range(height):
@@ -39,8 +41,8 @@ def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
             table.append(
                 tuple(
                     ny * width + nx
-                    for ny in range(max(0, y - 1), min(height, y + 2))
-                    for nx in range(max(0, x - 1), min(width, x + 2))
+                    for ny in range(max(0, y - radius), min(height, y + radius + 1))
+                    for nx in range(max(0, x - radius), min(width, x + radius + 1))
                     if (nx, ny) != (x, y)
                 )
             )

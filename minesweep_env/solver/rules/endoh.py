@@ -81,7 +81,6 @@ Speed
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -90,23 +89,6 @@ from ...core.board import Board
 from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE, adjacent_mine_counts, neighbour_table
 from ...core.minefield import WinRule
 from ..base import Proof, RuleSet, register_rule_set
-
-
-@lru_cache(maxsize=64)
-def _window_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For every flat index, the other cells within two steps (the program's 5x5 window)."""
-    table = []
-    for y in range(height):
-        for x in range(width):
-            table.append(
-                tuple(
-                    ny * width + nx
-                    for ny in range(max(0, y - 2), min(height, y + 3))
-                    for nx in range(max(0, x - 2), min(width, x + 3))
-                    if (nx, ny) != (x, y)
-                )
-            )
-    return tuple(table)
 
 
 def _cells(mask: int) -> list[int]:
@@ -131,7 +113,7 @@ class _Settling:
     def __init__(self, board: Board, count_rule: bool):
         self.width, self.height = board.width, board.height
         self.neighbours = neighbour_table(self.width, self.height)
-        self.window = _window_table(self.width, self.height)
+        self.window = neighbour_table(self.width, self.height, radius=2)
         self.count_rule = count_rule
         self.total_mines = board.total_mines
         grid = board.grid
