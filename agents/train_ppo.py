@@ -61,7 +61,9 @@ class Args:
     )
     reward: str = _arg("", "env reward scheme ('' = the env's default, +1 win / -1 loss)")
     num_envs: int = _arg(8, "parallel envs collecting experience")
-    vec_env: str = _arg("dummy", "dummy (one process) or subproc (one process per env)")
+    vec_env: str = _arg(
+        "dummy", "dummy (one process) or subproc (one per env; 1.8x faster at 8 envs here)"
+    )
     # PPO
     total_timesteps: int = _arg(200_000, "env steps (guesses) to train for, in total over resumes")
     learning_rate: float = _arg(1e-4, "Adam step size")
@@ -83,7 +85,7 @@ class Args:
     prior_scale: float = _arg(20.0, "initial k of the prior logit -k * p(mine)")
     # Imitation warm start (before PPO)
     imitation_games: int = _arg(
-        0, "first fit the policy to greedy's moves in this many games (0 = off)"
+        0, "first fit the policy to greedy's moves in this many games (0 = off; shipped: 20000)"
     )
     imitation_epochs: int = _arg(10, "passes over the imitation data")
     imitation_lr: float = _arg(1e-3, "Adam step size of the imitation phase")
