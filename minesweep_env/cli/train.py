@@ -14,8 +14,8 @@ from .errors import CliError
 EXAMPLE = """\
 examples:
   semiautomines train --board beginner --total-timesteps 200000
-  semiautomines train --board beginner --vec-env subproc --imitation-games 20000 \
-      --learning-rate 5e-5 --total-timesteps 400000 --eval-freq 50000 --eval-games 1000 \
+  semiautomines train --board beginner --vec-env subproc --imitation-games 20000 \\
+      --learning-rate 5e-5 --total-timesteps 400000 --eval-freq 50000 --eval-games 1000 \\
       --save-model my_ppo.zip          # the shipped model's recipe (agents/models/README.md)
   semiautomines train --board 8x8x10 --obs-mode planes --num-envs 4 --vec-env subproc
   semiautomines train --resume runs/NAME/checkpoints/ppo_100000_steps.zip \\
