@@ -4,7 +4,8 @@ Agents are made by name from :data:`AGENTS` (``--agents`` on the command
 line): ``random``, ``greedy`` (lowest exact mine probability with a strong
 tie-break), ``greedy-plain`` (the same with random tie-breaks, first click
 included), ``greedy-opening`` (the known-best first click, then random
-tie-breaks) and ``ppo``
+tie-breaks), ``greedy-zero`` (the known-best first click, ties to the
+likeliest zero without the look-ahead) and ``ppo``
 (a saved MaskablePPO model).
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Agent
-from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent
+from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent, ZeroGreedyAgent
 from .ppo import ModelNotFoundError, PPOAgent, default_model_path
 from .random_agent import RandomAgent
 
@@ -22,6 +23,7 @@ AGENTS: dict[str, type[Agent]] = {
     GreedyAgent.name: GreedyAgent,
     PlainGreedyAgent.name: PlainGreedyAgent,
     OpeningGreedyAgent.name: OpeningGreedyAgent,
+    ZeroGreedyAgent.name: ZeroGreedyAgent,
     PPOAgent.name: PPOAgent,
 }
 """Agent classes by registry name."""
@@ -53,6 +55,7 @@ __all__ = [
     "PPOAgent",
     "PlainGreedyAgent",
     "RandomAgent",
+    "ZeroGreedyAgent",
     "default_model_path",
     "make_agent",
 ]

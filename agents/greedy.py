@@ -3,22 +3,29 @@
 Probabilities are exact (the probability engine's integer layout counts, the
 global mine count included), so ties are exact too. Many cells often share
 the lowest probability, most of all the cells far from any number and every
-cell on the empty board, so the tie-break matters. ``tie_break="strong"``
-is the rule a strong player uses:
+cell on the empty board, so the tie-break matters. The default,
+``tie_break="lookahead"``, is the rule a strong player uses, "prefer the guess
+that opens new information":
 
-1. prefer the cell most likely to be a zero, which opens an area and gives
-   the most new information; estimated as the product of ``1 - p`` over its
-   covered neighbours (0 next to a flag, where a zero is impossible);
-2. then the cell with fewest neighbours (a corner, then an edge): fewer
-   neighbours is a better chance of a zero and of a number that settles them;
-3. then the lowest flat index, so the agent is deterministic.
+1. rank the tied cells by their chance of being a zero (which opens an
+   area), estimated as the product of ``1 - p`` over the covered neighbours
+   (0 next to a flag, where a zero is impossible), then by fewest neighbours
+   (a corner, then an edge), then by flat index (so the agent is deterministic);
+2. among the first :data:`LOOKAHEAD` of them, take the one with the best
+   chance of *progress*: that once it is probed and shows its number, some
+   other cell is provably safe (a zero always is). This is exact: for every
+   number the cell could show, the engine counts the layouts that fit and
+   checks for a cell that no layout mines. Ties keep the ranking of step 1.
+
+``tie_break="zero"`` stops after step 1 (agent ``greedy-zero``); the look-ahead
+is worth about 1.5 points on expert over it (``benchmarks/baselines.py``).
 
 ``tie_break="random"`` picks uniformly among the tied cells (seeded): the
 plain "click the lowest probability" player of the literature, for measuring
 what the tie-break is worth (agents ``greedy-plain``, random first click too,
 and ``greedy-opening``, the known-best first click then random ties).
 
-The first move is the agent's too. With the strong rule it uses the openings
+The first move is the agent's too. With ``opening=True`` it uses the openings
 known to be best: a corner when the first click is only guaranteed safe, and
 (3, 3) when its neighbours are guaranteed safe too (``first_click="zero"``),
 whose whole protected zone lies inside the board, so the opening is larger.
@@ -30,15 +37,22 @@ from typing import Literal
 
 import numpy as np
 
-from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.core.board import Board
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.errors import InconsistentBoardError
 
 from .base import Agent
+
+LOOKAHEAD = 6
+"""Tied cells (the likeliest zeros) whose chance of progress is computed exactly;
+each costs one engine call per number it could show."""
 
 CACHE_LIMIT = 512
 """Frontier component counts kept between moves (consecutive positions share
 most components); cleared when full."""
 
-TieBreak = Literal["strong", "random"]
+TieBreak = Literal["lookahead", "zero", "random"]
+TIE_BREAKS = ("lookahead", "zero", "random")
 
 
 def first_click_cell(width: int, height: int, policy: str) -> tuple[int, int]:
@@ -67,6 +81,40 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     return product
 
 
+def progress_chance(board: Board, cell: int, cache: dict | None = None) -> float:
+    """The chance that probing ``cell`` (assumed safe) shows a number after which
+    some other covered cell is provably safe (a zero with covered neighbours
+    always is). Only meaningful when no covered cell is provably safe yet.
+
+    Exact: each number ``v`` the cell could show is weighted by the layouts that
+    fit the position with ``v`` there (the engine's count).
+    """
+    from minesweep_env.solver.probability import count_position
+
+    flat = board.grid.reshape(-1)
+    around = neighbour_table(board.width, board.height)[cell]
+    flags = sum(1 for n in around if flat[n] == FLAGGED)
+    covered = sum(1 for n in around if flat[n] == COVERED)
+    fitting = progress = 0
+    for number in range(flags, flags + covered + 1):
+        trial = board.copy()
+        trial_flat = trial.grid.reshape(-1)
+        trial_flat[cell] = number
+        try:
+            weights = count_position(trial, cache=cache)
+        except InconsistentBoardError:
+            continue  # the cell cannot show this number
+        fitting += weights.layouts
+        # Before the probe no covered cell is certain (the caller checks), so
+        # a cell that no layout mines now is progress.
+        if any(
+            weight == 0 and trial_flat[index] == COVERED
+            for index, weight in weights.mine_weight.items()
+        ):
+            progress += weights.layouts
+    return progress / fitting if fitting else 0.0
+
+
 def neighbour_counts(height: int, width: int) -> np.ndarray:
     """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside."""
     rows = np.full(height, 3)
@@ -83,7 +131,8 @@ def neighbour_counts(height: int, width: int) -> np.ndarray:
 class GreedyAgent(Agent):
     """Probes the cell with the lowest exact mine probability.
 
-    :param tie_break: ``"strong"`` (zero chance, then corners and edges) or
+    :param tie_break: ``"lookahead"`` (best chance of progress among the
+        likeliest zeros), ``"zero"`` (likeliest zero, then corners and edges) or
         ``"random"`` (uniform among ties).
     :param opening: play the known best first click; ``False`` leaves it to
         the tie-break (every cell ties on the empty board).
@@ -94,10 +143,11 @@ class GreedyAgent(Agent):
     deterministic = True
 
     def __init__(
-        self, tie_break: TieBreak = "strong", opening: bool = True, seed: int | None = None
+        self, tie_break: TieBreak = "lookahead", opening: bool = True, seed: int | None = None
     ):
-        if tie_break not in ("strong", "random"):
-            raise ValueError(f"tie_break must be 'strong' or 'random', got {tie_break!r}")
+        if tie_break not in TIE_BREAKS:
+            known = ", ".join(TIE_BREAKS)
+            raise ValueError(f"tie_break must be one of {known}, got {tie_break!r}")
         self.tie_break = tie_break
         self.opening = opening
         self._rng = np.random.default_rng(seed)
@@ -132,10 +182,11 @@ class GreedyAgent(Agent):
             return int(tied[0])
         if self.tie_break == "random":
             return int(tied[self._rng.integers(tied.size)])
-        return self._break_tie(tied, weights, minefield)
+        return self._break_tie(tied, weights, minefield, certain_safe=lowest == 0)
 
-    def _break_tie(self, tied: np.ndarray, weights, minefield) -> int:
-        """The strong tie-break among cells of equal lowest probability."""
+    def _break_tie(self, tied: np.ndarray, weights, minefield, certain_safe: bool = False) -> int:
+        """The ``zero`` or ``lookahead`` tie-break among cells of equal lowest
+        probability (see the module)."""
         width, height = minefield.width, minefield.height
         probabilities = np.full(width * height, np.nan)
         for index, weight in weights.mine_weight.items():
@@ -145,8 +196,13 @@ class GreedyAgent(Agent):
         neighbours = neighbour_counts(height, width).reshape(-1)[tied]
         # lexsort sorts by the last key first: highest zero chance, then fewest
         # neighbours, then lowest index.
-        order = np.lexsort((tied, neighbours, -np.round(zero, 12)))
-        return int(tied[order[0]])
+        ranked = tied[np.lexsort((tied, neighbours, -np.round(zero, 12)))]
+        if certain_safe or self.tie_break == "zero":
+            return int(ranked[0])  # certain_safe: a weaker rule set left safe cells
+        board = minefield.board()
+        chances = [progress_chance(board, int(c), self._cache) for c in ranked[:LOOKAHEAD]]
+        best = max(range(len(chances)), key=lambda k: (chances[k], -k))
+        return int(ranked[best])
 
     def describe(self) -> str:
         opening = "known-best first click" if self.opening else "first click by tie-break"
@@ -174,3 +230,14 @@ class OpeningGreedyAgent(GreedyAgent):
 
     def __init__(self, seed: int | None = None):
         super().__init__(tie_break="random", opening=True, seed=seed)
+
+
+class ZeroGreedyAgent(GreedyAgent):
+    """The known-best first click, ties to the likeliest zero (then corners and
+    edges) without the look-ahead: measures what the look-ahead is worth."""
+
+    name = "greedy-zero"
+    deterministic = True
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(tie_break="zero", opening=True, seed=seed)

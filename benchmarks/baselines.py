@@ -5,8 +5,9 @@ with the evaluation harness (rule set ``complete``, paired seeded layouts,
 ``--workers`` processes) and prints, per first-click policy, each agent's win
 rate with its 95% Wilson interval, mean guesses and speed, next to the target
 of issue 7 and the published references. ``greedy-plain`` (random ties, first
-click included), ``greedy-opening`` (known-best first click, random ties) and
-``greedy`` (both) split what the opening and the tie-break are worth.
+click included), ``greedy-opening`` (known-best first click, random ties),
+``greedy-zero`` (ties to the likeliest zero) and ``greedy`` (ties by one-step
+look-ahead for progress) split what the opening and each tie-break are worth.
 
 Run: ``.venv/bin/python benchmarks/baselines.py`` (``--help`` for options);
 about 20 minutes on 2 free cores with the defaults.
@@ -40,7 +41,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000, help="games per agent and board")
     parser.add_argument(
-        "--agents", default="greedy,greedy-opening,greedy-plain", help="comma-separated agents"
+        "--agents",
+        default="greedy,greedy-zero,greedy-opening,greedy-plain",
+        help="comma-separated agents",
     )
     parser.add_argument("--boards", default="beginner,intermediate,expert")
     parser.add_argument("--first-clicks", default="safe,zero", help="comma-separated policies")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
@@ -11,7 +12,13 @@ from brute_force import exact_probabilities
 from positions import random_position
 
 from agents import AGENTS, GreedyAgent, PlainGreedyAgent, RandomAgent, make_agent
-from agents.greedy import first_click_cell, neighbour_counts, zero_chance
+from agents.greedy import (
+    LOOKAHEAD,
+    first_click_cell,
+    neighbour_counts,
+    progress_chance,
+    zero_chance,
+)
 from agents.ppo import ModelNotFoundError, PPOAgent, default_model_path, obs_mode_of
 from minesweep_env import Board, Game, MineLayout
 from minesweep_env.core.cells import COVERED, FLAGGED
@@ -100,6 +107,58 @@ def test_greedy_tie_break_prefers_the_likeliest_zero_then_corners(seed):
     zero = zero_chance(board.grid, p.reshape(board.grid.shape)).reshape(-1)
     neighbours = neighbour_counts(board.height, board.width).reshape(-1)
     best = min(tied, key=lambda i: (-round(zero[i], 12), neighbours[i], i))
+    assert GreedyAgent(tie_break="zero").act(None, mask, _position_game(board)) == best
+
+
+def brute_progress(board: Board, cell: int) -> Fraction:
+    """By enumeration: the chance that probing ``cell`` leaves another covered cell
+    that no consistent layout mines, weighted by the layouts behind each number."""
+    flat = board.grid.reshape(-1)
+    fitting = progress = 0
+    for number in range(9):
+        trial = board.copy()
+        trial.grid.reshape(-1)[cell] = number
+        layouts, probabilities = exact_probabilities(trial, board.total_mines)
+        if not layouts:
+            continue
+        fitting += layouts
+        others = [i for i, p in probabilities.items() if i != cell and flat[i] == COVERED]
+        if any(probabilities[i] == 0 for i in others):
+            progress += layouts
+    return Fraction(progress, fitting) if fitting else Fraction(0)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_progress_chance_matches_brute_force(seed):
+    board, layout = random_position(seed)
+    flat = board.grid.reshape(-1)
+    safe_covered = [i for i in np.flatnonzero(flat == COVERED) if not layout.mines.flat[i]]
+    _, probabilities = exact_probabilities(board, board.total_mines)
+    if not safe_covered or any(p == 0 for p in probabilities.values()):
+        return  # the chance is defined on positions with no certain cell yet
+    cell = int(safe_covered[seed % len(safe_covered)])
+    assert progress_chance(board, cell) == pytest.approx(float(brute_progress(board, cell)))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_greedy_lookahead_takes_the_best_chance_of_progress_among_likeliest_zeros(seed):
+    board, _ = random_position(seed)
+    mask = _mask(board.grid)
+    if not mask.any():
+        return
+    _, exact = exact_probabilities(board, board.total_mines)
+    lowest = min(exact[i] for i in np.flatnonzero(mask))
+    tied = [int(i) for i in np.flatnonzero(mask) if exact[i] == lowest]
+    if len(tied) < 2 or lowest == 0:
+        return
+    p = np.full(board.grid.size, np.nan)
+    for i, value in exact.items():
+        p[i] = float(value)
+    zero = zero_chance(board.grid, p.reshape(board.grid.shape)).reshape(-1)
+    neighbours = neighbour_counts(board.height, board.width).reshape(-1)
+    ranked = sorted(tied, key=lambda i: (-round(zero[i], 12), neighbours[i], i))[:LOOKAHEAD]
+    chances = [brute_progress(board, c) for c in ranked]
+    best = ranked[max(range(len(ranked)), key=lambda k: (chances[k], -k))]
     assert GreedyAgent().act(None, mask, _position_game(board)) == best
 
 

@@ -65,7 +65,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--agents",
         default=None,
-        help="comma-separated agents: random, greedy, greedy-plain, greedy-opening, ppo "
+        help="comma-separated agents: random, greedy, greedy-plain, greedy-opening, "
+        "greedy-zero, ppo "
         f"(default {DEFAULT_AGENTS};"
         " ppo is skipped with a notice while no model is shipped)",
     )
