@@ -217,7 +217,7 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list) -> str:
     ]
     parts += ["--rule-set", args.rule_set, "--first-click", args.first_click]
     parts += ["--games", str(args.games), "--seed", str(args.seed)]
-    if "ppo" in agents and args.model:
+    if "ppo" in agents and getattr(args, "model_given", False):
         parts += ["--model", args.model]
     return shlex.join(parts)
 
@@ -241,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     agents = _agents(args)
     targets = _targets(args)
+    args.model_given = args.model is not None  # the shipped default needs no --model to replay
     descriptions = _load_ppo(args, agents)
     settings = Settings(args.rule_set, args.first_click, args.seed, args.model)
     try:
