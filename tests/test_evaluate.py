@@ -327,3 +327,21 @@ def test_help_shows_an_example(tmp_path):
     )
     assert result.returncode == 0
     assert "semiautomines evaluate --agents" in result.stdout
+
+
+@pytest.mark.slow
+def test_the_shipped_ppo_model_is_evaluated_by_default(tmp_path):
+    from agents import ModelNotFoundError, default_model_path
+
+    try:
+        model = default_model_path()
+    except ModelNotFoundError:
+        pytest.skip("no PPO model shipped yet")
+    args = ["--boards", "beginner,7x7x8", "--maps", "none", "--games", "3", "--workers", "1"]
+    result = run_cli(*args, "--out", str(tmp_path / "out"), "--no-progress", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    records = json.loads((only_run_folder(tmp_path / "out") / "results.json").read_text())
+    ppo = [r for r in records if r["agent"] == "ppo"]
+    assert [r["board"] for r in ppo] == ["beginner", "7x7x8"]
+    assert all(model.name in r["agent_detail"] and r["invalid_actions"] == 0 for r in ppo)
+    assert "--model" not in result.stdout  # the default needs no --model to replay
