@@ -18,7 +18,7 @@ that opens new information":
    checks for a cell that no layout mines. Ties keep the ranking of step 1.
 
 ``tie_break="zero"`` stops after step 1 (agent ``greedy-zero``); the look-ahead
-is worth about 1.5 points on expert over it (``benchmarks/baselines.py``).
+is worth 1 to 2 points on expert over it (``benchmarks/baselines.py``).
 
 ``tie_break="random"`` picks uniformly among the tied cells (seeded): the
 plain "click the lowest probability" player of the literature, for measuring
