@@ -62,7 +62,7 @@ class Args:
     reward: str = _arg("", "env reward scheme ('' = the env's default, +1 win / -1 loss)")
     num_envs: int = _arg(8, "parallel envs collecting experience")
     vec_env: str = _arg(
-        "dummy", "dummy (one process) or subproc (one per env; 1.8x faster at 8 envs here)"
+        "dummy", "dummy (one process; fastest on an idle 2-core machine) or subproc (one per env)"
     )
     # PPO
     total_timesteps: int = _arg(200_000, "env steps (guesses) to train for, in total over resumes")
