@@ -150,3 +150,17 @@ def test_opening_a_mine_proven_safe_from_a_wrong_hand_flag_loses_there():
     game.open_safe([0])
     assert game.state is GameState.LOST
     assert game.exploded == (0, 0)
+
+
+def test_every_built_in_rule_set_is_registered_on_import():
+    """In a fresh interpreter, so no earlier lookup has registered them already."""
+    import subprocess
+    import sys
+
+    names = subprocess.run(
+        [sys.executable, "-c", "import minesweep_env; print(*sorted(minesweep_env.RULE_SETS))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert {"endoh", "endoh-alt", "mysweeper", "groups", "substitution", "complete"} <= set(names)
