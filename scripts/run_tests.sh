@@ -7,4 +7,4 @@ python3 -m venv .venv-test
 .venv-test/bin/python -m pip install --quiet --upgrade pip
 .venv-test/bin/python -m pip install --quiet -e '.[train,dev]'
 .venv-test/bin/ruff check .
-.venv-test/bin/python -m pytest -q "$@"
+.venv-test/bin/python -m pytest -q tests notebooks/tour.ipynb --nbmake "$@"
