@@ -14,11 +14,10 @@ import sys
 from ..core.board import Board
 from ..core.cells import FLAGGED
 from ..errors import InconsistentBoardError
-from ..formats import parse_board
-from ..formats.source import read_text
 from ..solver import RULE_SETS, deduce, rules  # noqa: F401  (rules registers the rule sets)
 from ..solver.probability import count_position
 from .errors import CliError
+from .position_input import PositionFile
 
 PROVEN_SAFE = "o"
 """Marks a covered cell the rule set proves safe (as ``o`` means "not a mine" in seed 004)."""
@@ -86,24 +85,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _row_line(text: str, y: int) -> int:
-    """1-based file line of board row ``y`` (the reader skips blank lines)."""
-    return [n for n, line in enumerate(text.splitlines(), start=1) if line.strip()][1:][y]
-
-
-def _check_consistent(board: Board, text: str, path: str) -> None:
+def _check_consistent(position: PositionFile) -> None:
     """Refuse a position no layout fits: a rule set's answer about it means nothing."""
+    board = position.board
     if board.total_mines is not None and board.flag_count > board.total_mines:
         raise CliError(
-            f"{path}: inconsistent position: {board.flag_count} flag(s) "
+            f"{position.path}: inconsistent position: {board.flag_count} flag(s) "
             f"but only {board.total_mines} mine(s) in all"
         )
     try:
         count_position(board)
     except InconsistentBoardError as error:
-        if error.cell is None:
-            raise CliError(f"{path}: {error}") from None
-        raise CliError(f"{path}:{_row_line(text, error.cell[1])}: {error}") from None
+        raise position.inconsistent(error) from None
 
 
 def format_deduction(
@@ -143,14 +136,9 @@ def _sorted_cells(cells: frozenset[tuple[int, int]]) -> list[list[int]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = read_text(args.board)
-    board = parse_board(text, args.board)
-    if args.mines is not None:
-        cells = board.width * board.height
-        if not 0 <= args.mines <= cells:
-            raise CliError(f"--mines {args.mines} out of range 0..{cells} for this board")
-        board.total_mines = args.mines
-    _check_consistent(board, text, args.board)
+    position = PositionFile(args.board, args.mines)
+    board = position.board
+    _check_consistent(position)
     safe, mines = deduce(board, args.rule_set)
     if args.json:
         payload = {"safe": _sorted_cells(safe), "mines": _sorted_cells(mines)}

@@ -15,10 +15,9 @@ from pathlib import Path
 from ..core.board import Board
 from ..core.cells import FLAGGED
 from ..errors import InconsistentBoardError
-from ..formats import parse_board
-from ..formats.source import read_text
 from ..solver.probability import PositionAnalysis, analyse_position
 from .errors import CliError
+from .position_input import PositionFile
 
 EXAMPLES = """\
 examples:
@@ -84,11 +83,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.set_defaults(func=run)
-
-
-def _row_lines(text: str) -> list[int]:
-    """1-based file line of each board row (blank lines are skipped by the reader)."""
-    return [n for n, line in enumerate(text.splitlines(), start=1) if line.strip()][1:]
 
 
 def _format_probability(weight: int, layouts: int, decimals: int) -> str:
@@ -162,21 +156,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--decimals must be between 1 and 15, got {args.decimals}")
     if args.output is not None:
         _check_output(args.output, args.board, args.force)
-    text = read_text(args.board)
-    board = parse_board(text, args.board)
-    if args.mines is not None:
-        cells = board.width * board.height
-        if not 0 <= args.mines <= cells:
-            raise CliError(f"--mines {args.mines} out of range 0..{cells} for this board")
-        board.total_mines = args.mines
+    position = PositionFile(args.board, args.mines)
+    board = position.board
     try:
         analysis = analyse_position(board)
     except InconsistentBoardError as error:
-        if error.cell is None:
-            raise CliError(f"{args.board}: {error}") from None
-        x, y = error.cell
-        line = _row_lines(text)[y]
-        raise CliError(f"{args.board}:{line}: {error}") from None
+        raise position.inconsistent(error) from None
     if args.json:
         output = json.dumps(probabilities_json(board, analysis)) + "\n"
     else:
