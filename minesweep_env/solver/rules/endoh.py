@@ -129,21 +129,25 @@ class _Settling:
         self.mines: set[int] = set()
         # Only numbers with an undecided neighbour can prove anything.
         frontier = np.flatnonzero(((grid >= 0) & (adjacent_mine_counts(unknown) > 0)).reshape(-1))
-        view, neighbours = self.view, self.neighbours
         for p in frontier.tolist():
-            mask, left = 0, view[p]
-            for n in neighbours[p]:
-                v = view[n]
-                if v == COVERED:
-                    mask |= 1 << n
-                elif v == FLAGGED:
-                    left -= 1
-            self.covered[p] = mask
-            self.left[p] = left
+            self._read_number(p)
         self.queue: list[int] = frontier.tolist()
         self.queued = set(self.queue)
 
     # -- learning -----------------------------------------------------------------
+
+    def _read_number(self, p: int) -> None:
+        """Record number cell ``p``'s covered neighbours (a bitmask) and its mines left."""
+        view = self.view
+        mask, left = 0, view[p]
+        for n in self.neighbours[p]:
+            v = view[n]
+            if v == COVERED:
+                mask |= 1 << n
+            elif v == FLAGGED:
+                left -= 1
+        self.covered[p] = mask
+        self.left[p] = left
 
     def _push(self, p: int) -> None:
         if p not in self.queued:
@@ -174,21 +178,13 @@ class _Settling:
 
     def learn_number(self, cell: int, number: int) -> None:
         """A cell was probed and shows ``number``: it becomes a constraint of its own."""
-        view, neighbours = self.view, self.neighbours
+        view = self.view
         before = view[cell]
         view[cell] = number
         if before == COVERED:
             self.unknown_count -= 1
             self._forget_covered(cell, mine=False)
-        mask, left = 0, number
-        for n in neighbours[cell]:
-            v = view[n]
-            if v == COVERED:
-                mask |= 1 << n
-            elif v == FLAGGED:
-                left -= 1
-        self.covered[cell] = mask
-        self.left[cell] = left
+        self._read_number(cell)
         self._push(cell)
 
     # -- the rules ----------------------------------------------------------------
