@@ -239,10 +239,20 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
     NaN on probed and flagged cells, and, when the total is unknown, on covered
     cells no number touches. Cells proven safe (``KNOWN_SAFE``) are 0.
 
+    Answered by the compiled float path (:mod:`.fast`, equal to the exact
+    engine's floats within 1e-12) wherever it can; by the exact engine otherwise.
+
     :param total_mines: overrides ``board.total_mines`` when given.
     :raises InconsistentBoardError: when no layout fits the position.
     """
-    return analyse_position(board, total_mines).probabilities
+    # Imported here: numba's import and the kernels' load cost a second, which
+    # only callers of this function should pay.
+    from .fast import fast_mine_probabilities
+
+    probabilities = fast_mine_probabilities(board, total_mines)
+    if probabilities is None:
+        probabilities = analyse_position(board, total_mines).probabilities
+    return probabilities
 
 
 __all__ = [

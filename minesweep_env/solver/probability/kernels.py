@@ -1,0 +1,742 @@
+"""Compiled (numba) kernels of the float fast path: a position in, mine probabilities out.
+
+The same counting problem as the exact engine (:mod:`.frontier`, :mod:`.counting`,
+:mod:`.engine`), solved in one compiled call with machine numbers:
+
+1. every number still touching a covered cell becomes a constraint;
+2. covered cells touching exactly the same constraints form a group, found by
+   sorting a key that names that set of constraints;
+3. constraints sharing a group are joined (union-find) into components;
+4. each component is counted by a forward and a backward pass over its groups
+   in breadth-first order, a state being the remaining needs of the open
+   constraints packed 4 bits each into an int64, and a count being a float64
+   polynomial in the mines used;
+5. the components are convolved and weighted by C(off, left - t), taken as a
+   ratio to its largest value in range so nothing overflows.
+
+Every count is a sum of products of positive numbers, so float64 keeps a
+relative error of a few units in 1e-15 and a count that is 0 exactly stays 0.
+A cell's probability is ``w1 / (w1 + w0)``, with w1 the weight of the layouts
+that put a mine on it and w0 of those that do not: a cell safe (mine) in every
+layout comes out as 0.0 (1.0) exactly, as in the exact engine.
+
+The kernel answers :data:`DEFER` instead of a result whenever the exact engine
+must answer: the position is inconsistent (the exact engine then raises with
+its message), a component's order keeps more than :data:`MAX_OPEN` constraints
+open, or a count left the float range.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE
+
+OK = 0
+"""The output array holds the probabilities."""
+DEFER = 1
+"""The fast path cannot answer: ask the exact engine."""
+
+MAX_OPEN = 15
+"""Open constraints a DP state can hold: 4 bits each (needs are at most 8) in an int64."""
+
+TIE_TOLERANCE = 5e-13
+"""Relative gap below which two probabilities are taken as one (see :func:`_merge_ties`)."""
+
+_GOLDEN = -7046029254386353131
+"""2**64 / golden ratio, as a signed int64: the multiplier of the states' hash."""
+
+_CHOOSE = np.array(
+    [[float(np.prod(np.arange(n - k + 1, n + 1)) / np.prod(np.arange(1, k + 1))) if k <= n else 0.0
+      for k in range(9)] for n in range(9)]
+)
+"""C(n, k) for n, k <= 8: a group has at most 8 cells (they are all around one number)."""
+
+
+@njit(cache=True)
+def _read_constraints(flat, height, width, out):
+    """Constraints of every number touching a covered cell; NaN / 0 written on the rest.
+
+    :returns: (ok, constraint of each cell or -1, needs, count, flags on the board).
+    """
+    n = height * width
+    constraint_at = np.full(n, -1, np.int64)
+    needs = np.empty(n, np.int64)
+    count = 0
+    flags = 0
+    for i in range(n):
+        value = np.int64(flat[i])
+        out[i] = np.nan
+        if value == FLAGGED:
+            flags += 1
+        elif value == KNOWN_SAFE:
+            out[i] = 0.0
+        if value < 0:
+            continue
+        y, x = i // width, i % width
+        room = 0
+        flagged = 0
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                code = flat[ny * width + nx]
+                if code == COVERED:
+                    room += 1
+                elif code == FLAGGED:
+                    flagged += 1
+        need = value - flagged
+        if need < 0 or need > room:
+            return False, constraint_at, needs, count, flags
+        if room > 0:
+            constraint_at[i] = count
+            needs[count] = need
+            count += 1
+    return True, constraint_at, needs, count, flags
+
+
+@njit(cache=True)
+def _signature_keys(flat, height, width, constraint_at):
+    """Frontier cells with a key naming the set of constraints each touches; off-frontier cells.
+
+    The key is the flat index of the first constraint (smallest index) shifted
+    left 15 bits, plus one bit per other constraint at its place in the 3x5
+    window (rows 0..2, columns -2..2) that the others can occupy relative to it.
+    """
+    n = height * width
+    cells = np.empty(n, np.int64)
+    keys = np.empty(n, np.int64)
+    off = np.empty(n, np.int64)
+    frontier = 0
+    off_count = 0
+    for i in range(n):
+        if flat[i] != COVERED:
+            continue
+        y, x = i // width, i % width
+        key = -1
+        first_y = first_x = 0
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                j = ny * width + nx
+                if constraint_at[j] < 0:
+                    continue
+                if key < 0:
+                    key = j << 15
+                    first_y, first_x = ny, nx
+                else:
+                    key |= 1 << ((ny - first_y) * 5 + nx - first_x + 2)
+        if key < 0:
+            off[off_count] = i
+            off_count += 1
+        else:
+            cells[frontier] = i
+            keys[frontier] = key
+            frontier += 1
+    return cells[:frontier], keys[:frontier], off[:off_count]
+
+
+@njit(cache=True)
+def _groups(cells, keys, height, width, constraint_at):
+    """Cells reordered so each group is a run; per group its start, size and constraints.
+
+    Keys are grouped through a small open-addressing table (a sort would cost more
+    to compile than to run).
+    """
+    count = len(cells)
+    bits = 4
+    while (1 << bits) < 2 * count:
+        bits += 1
+    mask = (1 << bits) - 1
+    table_keys = np.empty(1 << bits, np.int64)
+    table_groups = np.full(1 << bits, -1, np.int64)
+    group_of = np.empty(count, np.int64)
+    first_cell = np.empty(count, np.int64)
+    start = np.zeros(count + 1, np.int64)
+    groups = 0
+    for f in range(count):
+        key = keys[f]
+        h = ((key * _GOLDEN) >> (64 - bits)) & mask
+        while table_groups[h] >= 0 and table_keys[h] != key:
+            h = (h + 1) & mask
+        if table_groups[h] < 0:
+            table_keys[h] = key
+            table_groups[h] = groups
+            first_cell[groups] = cells[f]
+            groups += 1
+        group_of[f] = table_groups[h]
+        start[group_of[f] + 1] += 1
+    for g in range(groups):
+        start[g + 1] += start[g]
+    fill = start[:groups].copy()
+    ordered = np.empty(count, np.int64)
+    for f in range(count):
+        ordered[fill[group_of[f]]] = cells[f]
+        fill[group_of[f]] += 1
+    touches = np.empty((groups, 8), np.int64)
+    touch_count = np.zeros(groups, np.int64)
+    for g in range(groups):
+        i = first_cell[g]
+        y, x = i // width, i % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                c = constraint_at[ny * width + nx]
+                if c >= 0:
+                    touches[g, touch_count[g]] = c
+                    touch_count[g] += 1
+    return ordered, start[: groups + 1], touches, touch_count
+
+
+@njit(cache=True)
+def _root(parent, c):
+    while parent[c] != c:
+        parent[c] = parent[parent[c]]
+        c = parent[c]
+    return c
+
+
+@njit(cache=True)
+def _components(constraint_count, touches, touch_count):
+    """Groups listed component by component: (groups in order, start of each component)."""
+    groups = len(touch_count)
+    parent = np.arange(constraint_count)
+    for g in range(groups):
+        first = _root(parent, touches[g, 0])
+        for t in range(1, touch_count[g]):
+            other = _root(parent, touches[g, t])
+            if other != first:
+                parent[other] = first
+    label = np.full(constraint_count, -1, np.int64)
+    components = 0
+    component_of = np.empty(groups, np.int64)
+    for g in range(groups):
+        r = _root(parent, touches[g, 0])
+        if label[r] < 0:
+            label[r] = components
+            components += 1
+        component_of[g] = label[r]
+    start = np.zeros(components + 1, np.int64)
+    for g in range(groups):
+        start[component_of[g] + 1] += 1
+    for c in range(components):
+        start[c + 1] += start[c]
+    fill = start[:components].copy()
+    order = np.empty(groups, np.int64)
+    for g in range(groups):
+        order[fill[component_of[g]]] = g
+        fill[component_of[g]] += 1
+    return order, start
+
+
+@njit(cache=True)
+def _groups_by_constraint(constraint_count, touches, touch_count):
+    """CSR lists: the groups touching each constraint."""
+    start = np.zeros(constraint_count + 1, np.int64)
+    for g in range(len(touch_count)):
+        for t in range(touch_count[g]):
+            start[touches[g, t] + 1] += 1
+    for c in range(constraint_count):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    members = np.empty(start[constraint_count], np.int64)
+    for g in range(len(touch_count)):
+        for t in range(touch_count[g]):
+            c = touches[g, t]
+            members[fill[c]] = g
+            fill[c] += 1
+    return start, members
+
+
+@njit(cache=True)
+def _sweep(groups, first, local, touches, touch_count, by_start, by_members):
+    """Breadth-first order of a component's groups from ``groups[first]``."""
+    size = len(groups)
+    seen = np.zeros(size, np.bool_)
+    order = np.empty(size, np.int64)
+    order[0] = first
+    seen[first] = True
+    head, tail = 0, 1
+    while head < tail:
+        g = groups[order[head]]
+        head += 1
+        for t in range(touch_count[g]):
+            c = touches[g, t]
+            for k in range(by_start[c], by_start[c + 1]):
+                other = local[by_members[k]]
+                if not seen[other]:
+                    seen[other] = True
+                    order[tail] = other
+                    tail += 1
+    return order
+
+
+@njit(cache=True)
+def _add_shifted(target, lo, hi, row, source, source_lo, source_hi, shift, factor):
+    """target[row] += factor * x**shift * source (coefficients source_lo..source_hi);
+    lo/hi keep the nonzero range of each row."""
+    for k in range(source_lo, source_hi + 1):
+        target[row, k + shift] += factor * source[k]
+    if source_lo + shift < lo[row]:
+        lo[row] = source_lo + shift
+    if source_hi + shift > hi[row]:
+        hi[row] = source_hi + shift
+
+
+@njit(cache=True)
+def _add_product(target, a, a_lo, a_hi, b, b_lo, b_hi):
+    """target += a * b (polynomials given on their nonzero ranges)."""
+    for i in range(a_lo, a_hi + 1):
+        x = a[i]
+        if x != 0.0:
+            for j in range(b_lo, b_hi + 1):
+                target[i + j] += x * b[j]
+
+
+@njit(cache=True)
+def _grown(a, size, value):
+    """``a`` copied into a longer int64 array, the new tail set to ``value``."""
+    out = np.full(size, value, np.int64)
+    out[: len(a)] = a
+    return out
+
+
+@njit(cache=True)
+def _count_single_group(group, sizes, touches, touch_count, needs, layouts, mine, free):
+    """Every number of the component sees the same cells: C(size, need) layouts."""
+    need = needs[touches[group, 0]]
+    for t in range(1, touch_count[group]):
+        if needs[touches[group, t]] != need:
+            return False
+    size = sizes[group]
+    layouts[need] = _CHOOSE[size, need]
+    if need > 0:
+        mine[group, need] = _CHOOSE[size - 1, need - 1]
+    if need < size:
+        free[group, need] = _CHOOSE[size - 1, need]
+    return True
+
+
+@njit(cache=True)
+def _count_component(
+    groups, sizes, touches, touch_count, needs, by_start, by_members, scratch, most,
+    layouts, mine, free,
+):
+    """Layouts of one component by mine count, and per group the weights of the layouts
+    with (``mine``) and without (``free``) a mine on one given cell of the group.
+
+    :param most: the most mines the component can hold (polynomials have most + 1 terms).
+    :param scratch: (local, last, room, slot): per group its place in ``groups``; per
+        constraint the last step touching it, the cells it still sees, its slot in the
+        state (-1: not open). Filled here.
+    :returns: False when the fast path cannot count it (no layout, or too wide).
+    """
+    local, last, room, slot_of = scratch
+    size = len(groups)
+    if size == 1:
+        return _count_single_group(
+            groups[0], sizes, touches, touch_count, needs, layouts, mine, free
+        )
+    for i in range(size):
+        local[groups[i]] = i
+    order = _sweep(groups, 0, local, touches, touch_count, by_start, by_members)
+    order = _sweep(groups, order[size - 1], local, touches, touch_count, by_start, by_members)
+    span = most + 1
+    for i in range(size):
+        g = groups[i]
+        for t in range(touch_count[g]):
+            room[touches[g, t]] = 0
+            slot_of[touches[g, t]] = -1
+    for i in range(size):
+        g = groups[order[i]]
+        for t in range(touch_count[g]):
+            c = touches[g, t]
+            last[c] = i
+            room[c] += sizes[g]
+    active = np.empty(MAX_OPEN, np.int64)
+    active_count = 0
+
+    capacity = 64
+    keys = np.zeros(capacity, np.int64)
+    forward = np.zeros((capacity, span))
+    lo = np.full(capacity, span, np.int64)
+    hi = np.full(capacity, -1, np.int64)
+    moves_capacity = 64
+    move_from = np.empty(moves_capacity, np.int64)
+    move_mines = np.empty(moves_capacity, np.int64)
+    move_to = np.empty(moves_capacity, np.int64)
+    moves = 0
+    layer_start = np.zeros(size + 2, np.int64)
+    move_start = np.zeros(size + 1, np.int64)
+    forward[0, 0] = 1.0
+    lo[0] = hi[0] = 0
+    layer_start[1] = 1
+    table_bits = 6
+    table_keys = np.zeros(1 << table_bits, np.int64)
+    table_rows = np.zeros(1 << table_bits, np.int64)
+    table_stamp = np.full(1 << table_bits, -1, np.int64)
+
+    touched_slot = np.empty(8, np.int64)
+    touched_need = np.empty(8, np.int64)
+    touched_room = np.empty(8, np.int64)
+    next_active = np.empty(MAX_OPEN, np.int64)
+    next_from_slot = np.empty(MAX_OPEN, np.int64)
+    next_from_touched = np.empty(MAX_OPEN, np.int64)
+    values = np.empty(8, np.int64)
+    for i in range(size):
+        g = groups[order[i]]
+        s = sizes[g]
+        touched = touch_count[g]
+        for t in range(touched):
+            c = touches[g, t]
+            room[c] -= s
+            touched_slot[t] = slot_of[c]
+            touched_need[t] = needs[c]
+            touched_room[t] = room[c]
+        # The open constraints after this group: the old ones still open, then the new.
+        next_count = 0
+        for j in range(active_count):
+            c = active[j]
+            if last[c] > i:
+                next_active[next_count] = c
+                next_from_slot[next_count] = j
+                next_from_touched[next_count] = -1
+                for t in range(touched):
+                    if touches[g, t] == c:
+                        next_from_touched[next_count] = t
+                next_count += 1
+        for t in range(touched):
+            c = touches[g, t]
+            if touched_slot[t] < 0 and last[c] > i:
+                if next_count == MAX_OPEN:
+                    return False
+                next_active[next_count] = c
+                next_from_slot[next_count] = 0  # unread: its value comes from the group
+                next_from_touched[next_count] = t
+                next_count += 1
+        first, stop = layer_start[i], layer_start[i + 1]
+        bound = (stop - first) * (s + 1)
+        while (1 << table_bits) < 2 * bound:
+            table_bits += 1
+            table_keys = np.zeros(1 << table_bits, np.int64)
+            table_rows = np.zeros(1 << table_bits, np.int64)
+            table_stamp = np.full(1 << table_bits, -1, np.int64)
+        mask = (1 << table_bits) - 1
+        rows = stop
+        if rows + bound > capacity:
+            while rows + bound > capacity:
+                capacity *= 2
+            keys = _grown(keys, capacity, 0)
+            lo = _grown(lo, capacity, span)
+            hi = _grown(hi, capacity, -1)
+            bigger = np.zeros((capacity, span))
+            bigger[:rows] = forward[:rows]
+            forward = bigger
+        if moves + bound > moves_capacity:
+            while moves + bound > moves_capacity:
+                moves_capacity *= 2
+            move_from = _grown(move_from, moves_capacity, 0)
+            move_mines = _grown(move_mines, moves_capacity, 0)
+            move_to = _grown(move_to, moves_capacity, 0)
+        for r in range(first, stop):
+            key = keys[r]
+            low, high = 0, s
+            for t in range(touched):
+                slot = touched_slot[t]
+                remaining = (key >> (4 * slot)) & 15 if slot >= 0 else touched_need[t]
+                values[t] = remaining
+                if remaining - touched_room[t] > low:
+                    low = remaining - touched_room[t]
+                if remaining < high:
+                    high = remaining
+            for mines in range(low, high + 1):
+                next_key = 0
+                for j in range(next_count):
+                    t = next_from_touched[j]
+                    kept = (key >> (4 * next_from_slot[j])) & 15
+                    next_key |= (values[t] - mines if t >= 0 else kept) << (4 * j)
+                h = ((next_key * _GOLDEN) >> (64 - table_bits)) & mask
+                while table_stamp[h] == i and table_keys[h] != next_key:
+                    h = (h + 1) & mask
+                if table_stamp[h] != i:
+                    table_stamp[h] = i
+                    table_keys[h] = next_key
+                    table_rows[h] = rows
+                    keys[rows] = next_key
+                    rows += 1
+                target = table_rows[h]
+                _add_shifted(forward, lo, hi, target, forward[r], lo[r], hi[r], mines,
+                             _CHOOSE[s, mines])
+                move_from[moves] = r
+                move_mines[moves] = mines
+                move_to[moves] = target
+                moves += 1
+        if rows == stop:
+            return False  # no layout: the exact engine names the number
+        layer_start[i + 2] = rows
+        move_start[i + 1] = moves
+        for j in range(active_count):
+            slot_of[active[j]] = -1
+        for j in range(next_count):
+            active[j] = next_active[j]
+            slot_of[next_active[j]] = j
+        active_count = next_count
+
+    rows = layer_start[size + 1]
+    backward = np.zeros((rows, span))
+    back_lo = np.full(rows, span, np.int64)
+    back_hi = np.full(rows, -1, np.int64)
+    backward[rows - 1, 0] = 1.0
+    back_lo[rows - 1] = back_hi[rows - 1] = 0
+    widest = 0
+    for i in range(size):
+        widest = max(widest, layer_start[i + 1] - layer_start[i])
+    mined = np.zeros((widest, span))
+    mined_lo = np.empty(widest, np.int64)
+    mined_hi = np.empty(widest, np.int64)
+    spared = np.zeros((widest, span))
+    spared_lo = np.empty(widest, np.int64)
+    spared_hi = np.empty(widest, np.int64)
+    for i in range(size - 1, -1, -1):
+        g = groups[order[i]]
+        s = sizes[g]
+        first = layer_start[i]
+        count = layer_start[i + 1] - first
+        mined[:count] = 0.0
+        spared[:count] = 0.0
+        mined_lo[:count] = spared_lo[:count] = span
+        mined_hi[:count] = spared_hi[:count] = -1
+        for m in range(move_start[i], move_start[i + 1]):
+            r, mines, target = move_from[m], move_mines[m], move_to[m]
+            if back_hi[target] < 0:
+                continue
+            tail = backward[target]
+            t_lo, t_hi = back_lo[target], back_hi[target]
+            _add_shifted(backward, back_lo, back_hi, r, tail, t_lo, t_hi, mines,
+                         _CHOOSE[s, mines])
+            if mines > 0:
+                _add_shifted(mined, mined_lo, mined_hi, r - first, tail, t_lo, t_hi, mines,
+                             _CHOOSE[s - 1, mines - 1])
+            if mines < s:
+                _add_shifted(spared, spared_lo, spared_hi, r - first, tail, t_lo, t_hi, mines,
+                             _CHOOSE[s - 1, mines])
+        for r in range(count):
+            row = first + r
+            if mined_hi[r] >= 0:
+                _add_product(mine[g], forward[row], lo[row], hi[row],
+                             mined[r], mined_lo[r], mined_hi[r])
+            if spared_hi[r] >= 0:
+                _add_product(free[g], forward[row], lo[row], hi[row],
+                             spared[r], spared_lo[r], spared_hi[r])
+    if back_hi[0] < 0:
+        return False
+    layouts[:] = backward[0]
+    return True
+
+
+@njit(cache=True)
+def _fill_ratios(off, left, t_low, t_high):
+    """C(off, left - t) / C(off, r*) for t in t_low..t_high, with r* the largest
+    binomial in range (so every ratio is at most 1 and none overflows)."""
+    fill = np.zeros(t_high - t_low + 1)
+    r_low = max(left - t_high, 0)
+    r_high = min(left - t_low, off)
+    if r_low > r_high:
+        return fill
+    peak = min(max(off // 2, r_low), r_high)
+    value = 1.0
+    fill[left - peak - t_low] = 1.0
+    for r in range(peak, r_high):
+        value *= (off - r) / (r + 1.0)
+        fill[left - r - 1 - t_low] = value
+    value = 1.0
+    for r in range(peak, r_low, -1):
+        value *= r / (off - r + 1.0)
+        fill[left - r + 1 - t_low] = value
+    return fill
+
+
+@njit(cache=True)
+def _combine_with_total(layouts, low, high, mine, free, group_start, order, off, left, p_group):
+    """Group probabilities with the total known; returns (ok, off-frontier probability)."""
+    components = len(low)
+    t_low = 0
+    t_high = 0
+    widths = np.empty(components, np.int64)
+    for c in range(components):
+        t_low += low[c]
+        t_high += high[c]
+        widths[c] = high[c] - low[c]
+    spread = t_high - t_low
+    fill = _fill_ratios(off, left, t_low, t_high)
+    # prefix[c]: product of components before c; suffix[c]: of c and after; both on
+    # mine counts relative to the sum of the lows involved.
+    prefix = np.zeros((components + 1, spread + 1))
+    suffix = np.zeros((components + 1, spread + 1))
+    prefix[0, 0] = 1.0
+    suffix[components, 0] = 1.0
+    reach = 0
+    for c in range(components):
+        _add_product(prefix[c + 1], prefix[c], 0, reach, layouts[c, low[c]:], 0, widths[c])
+        reach += widths[c]
+    reach = 0
+    for c in range(components - 1, -1, -1):
+        _add_product(suffix[c], suffix[c + 1], 0, reach, layouts[c, low[c]:], 0, widths[c])
+        reach += widths[c]
+    everything = prefix[components]
+    total = 0.0
+    w1 = 0.0
+    w0 = 0.0
+    for k in range(spread + 1):
+        weight = everything[k] * fill[k]
+        total += weight
+        if off > 0:
+            mines_off = left - t_low - k
+            w1 += weight * mines_off
+            w0 += weight * (off - mines_off)
+    if not total > 0.0 or not np.isfinite(total):
+        return False, np.nan
+    others = np.zeros(spread + 1)
+    rest = np.zeros(spread + 1)
+    before = 0
+    for c in range(components):
+        after = spread - before - widths[c]
+        others[: spread + 1] = 0.0
+        _add_product(others, prefix[c], 0, before, suffix[c + 1], 0, after)
+        for m in range(widths[c] + 1):
+            value = 0.0
+            for k in range(spread - widths[c] + 1):
+                value += others[k] * fill[m + k]
+            rest[m] = value
+        for f in range(group_start[c], group_start[c + 1]):
+            g = order[f]
+            a = 0.0
+            b = 0.0
+            for m in range(widths[c] + 1):
+                a += mine[g, low[c] + m] * rest[m]
+                b += free[g, low[c] + m] * rest[m]
+            if not a + b > 0.0:
+                return False, np.nan
+            p_group[g] = a / (a + b)
+        before += widths[c]
+    return True, (w1 / (w1 + w0) if off > 0 else np.nan)
+
+
+@njit(cache=True)
+def _merge_ties(values, count):
+    """Probabilities within :data:`TIE_TOLERANCE` (relative) of each other become one
+    float (the smallest of them), in place.
+
+    Float sums taken in different orders can split probabilities that are equal
+    exactly by a unit in the last place; callers that break ties by ``==`` (the
+    lowest-probability guess) must see them equal, as the exact engine's
+    correctly rounded floats are. 0.0 and 1.0 are exact here and never merged.
+    """
+    # Insertion sort of the values strictly between 0 and 1: a few hundred at most.
+    order = np.empty(count, np.int64)
+    size = 0
+    for k in range(count):
+        v = values[k]
+        if not (0.0 < v < 1.0):
+            continue
+        j = size
+        while j > 0 and values[order[j - 1]] > v:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = k
+        size += 1
+    anchor = -1.0
+    for k in range(size):
+        v = values[order[k]]
+        if anchor > 0.0 and v - anchor <= TIE_TOLERANCE * anchor:
+            values[order[k]] = anchor
+        else:
+            anchor = v
+
+
+@njit(cache=True)
+def mine_probabilities_into(grid, total, out):
+    """Write the mine probability of every cell of ``grid`` into ``out`` (same shape).
+
+    :param grid: C-contiguous int8 (H, W) view codes.
+    :param total: the board's mine total (flags included), or -1 when unknown.
+    :returns: :data:`OK`, or :data:`DEFER` when the exact engine must answer.
+    """
+    height, width = grid.shape
+    flat = grid.reshape(height * width)
+    result = out.reshape(height * width)
+    ok, constraint_at, needs, constraint_count, flags = _read_constraints(
+        flat, height, width, result
+    )
+    if not ok:
+        return DEFER
+    left = total - flags
+    if total >= 0 and left < 0:
+        return DEFER
+    cells, keys, off = _signature_keys(flat, height, width, constraint_at)
+    cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
+    group_count = len(touch_count)
+    sizes = start[1:] - start[:-1]
+    order, group_start = _components(constraint_count, touches, touch_count)
+    by_start, by_members = _groups_by_constraint(constraint_count, touches, touch_count)
+    components = len(group_start) - 1
+    # Mines a component can hold: at most its cells, and at most the sum of its needs.
+    span = 1
+    for c in range(components):
+        cells_in = 0
+        for f in range(group_start[c], group_start[c + 1]):
+            cells_in += sizes[order[f]]
+        span = max(span, cells_in + 1)
+    layouts = np.zeros((components, span))
+    mine = np.zeros((group_count, span))
+    free = np.zeros((group_count, span))
+    scratch = (
+        np.empty(group_count, np.int64),
+        np.empty(constraint_count, np.int64),
+        np.empty(constraint_count, np.int64),
+        np.empty(constraint_count, np.int64),
+    )
+    low = np.empty(components, np.int64)
+    high = np.empty(components, np.int64)
+    for c in range(components):
+        members = order[group_start[c] : group_start[c + 1]]
+        if not _count_component(
+            members, sizes, touches, touch_count, needs, by_start, by_members, scratch,
+            span - 1, layouts[c], mine, free,
+        ):
+            return DEFER
+        low[c] = span
+        high[c] = -1
+        largest = 0.0
+        for k in range(span):
+            if layouts[c, k] != 0.0:
+                low[c] = min(low[c], k)
+                high[c] = k
+                largest = max(largest, layouts[c, k])
+        if high[c] < 0 or not np.isfinite(largest):
+            return DEFER
+        # One scale per component keeps the products of many components in range.
+        layouts[c] /= largest
+        for g in members:
+            mine[g] /= largest
+            free[g] /= largest
+            for k in range(span):
+                if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
+                    return DEFER
+    p_group = np.empty(group_count + 1)
+    if total >= 0:
+        ok, p_off = _combine_with_total(
+            layouts, low, high, mine, free, group_start, order, len(off), left, p_group
+        )
+        if not ok:
+            return DEFER
+    else:
+        p_off = np.nan
+        for g in range(group_count):
+            a = mine[g].sum()
+            p_group[g] = a / (a + free[g].sum())
+    p_group[group_count] = p_off
+    _merge_ties(p_group, group_count + 1)
+    for g in range(group_count):
+        for f in range(start[g], start[g + 1]):
+            result[cells[f]] = p_group[g]
+    for i in off:
+        result[i] = p_group[group_count]
+    return OK
