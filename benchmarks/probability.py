@@ -5,11 +5,13 @@ seeds: the player (no auto-solver) flags every cell that is a mine in every
 consistent layout and probes the covered cell with the lowest exact mine
 probability (ties broken by a seeded draw), asking the engine once per move.
 Every position the player asked about is kept, until each level has at least
-``--positions`` of them. Each position is then timed again ``--repeat`` times
-through :func:`minesweep_env.mine_probabilities` with the total mine count
-known, and the fastest run is kept (the machine is shared: the minimum is the
-least noisy estimate of the cost of one call). Both the wall-clock time and the
-thread CPU time are printed.
+``--positions`` of them. Each position is then timed as JSMinesweeper's
+positions were: one warm-up call, then the median of ``--repeat`` calls, with
+the total mine count known. Two engines are timed interleaved, position by
+position, so both see the same machine load: ``fast``, the public
+:func:`minesweep_env.mine_probabilities` (the compiled float path), and
+``exact``, :func:`minesweep_env.analyse_position` (exact integers, the
+reference). Both the wall-clock time and the thread CPU time are printed.
 
 The second part measures the engine's main client, the ``complete`` rule set:
 whole games with its auto-solver and a random prober, in games per CPU second.
@@ -21,11 +23,20 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import numpy as np
 from tqdm import tqdm
 
-from minesweep_env import STANDARD_BOARDS, Board, Game, Minefield, MineLayout, analyse_position
+from minesweep_env import (
+    STANDARD_BOARDS,
+    Board,
+    Game,
+    Minefield,
+    MineLayout,
+    analyse_position,
+    mine_probabilities,
+)
 from minesweep_env.core.cells import COVERED
 from minesweep_env.solver.probability.frontier import read_frontier
 
@@ -67,20 +78,33 @@ def collect(level: str, target: int, min_games: int) -> tuple[list[Board], int]:
     return positions, seed
 
 
-def time_positions(positions: list[Board], repeat: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per position: the fastest wall time and the fastest thread CPU time, in ms."""
-    wall, cpu = [], []
+ENGINES: dict[str, Callable[[Board], object]] = {
+    "fast": mine_probabilities,
+    "exact": analyse_position,
+}
+"""What each engine name times."""
+
+
+def time_positions(
+    positions: list[Board], repeat: int, engines: list[str]
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per engine, per position: the median wall time and thread CPU time, in ms,
+    of ``repeat`` calls after a warm-up call; engines interleaved per position."""
+    times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in engines}
     for board in tqdm(positions, desc="timing", leave=False):
-        best_wall = best_cpu = float("inf")
-        for _ in range(repeat):
-            c0, w0 = time.thread_time(), time.perf_counter()
-            analyse_position(board)
-            w1, c1 = time.perf_counter(), time.thread_time()
-            best_wall = min(best_wall, w1 - w0)
-            best_cpu = min(best_cpu, c1 - c0)
-        wall.append(best_wall * 1e3)
-        cpu.append(best_cpu * 1e3)
-    return np.array(wall), np.array(cpu)
+        for name in engines:
+            engine = ENGINES[name]
+            engine(board)
+            walls, cpus = [], []
+            for _ in range(repeat):
+                c0, w0 = time.thread_time(), time.perf_counter()
+                engine(board)
+                w1, c1 = time.perf_counter(), time.thread_time()
+                walls.append(w1 - w0)
+                cpus.append(c1 - c0)
+            times[name][0].append(float(np.median(walls)) * 1e3)
+            times[name][1].append(float(np.median(cpus)) * 1e3)
+    return {name: (np.array(wall), np.array(cpu)) for name, (wall, cpu) in times.items()}
 
 
 def largest_component(positions: list[Board]) -> tuple[int, int, int]:
@@ -130,7 +154,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000, help="positions per level, at least")
     parser.add_argument("--min-games", type=int, default=50, help="games per level (at least)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per position")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per position")
+    parser.add_argument(
+        "--engines", nargs="+", default=list(ENGINES), choices=list(ENGINES),
+        help="engines to time, interleaved position by position",
+    )
     parser.add_argument(
         "--levels", nargs="+", default=["expert", "intermediate", "beginner"],
         choices=list(STANDARD_BOARDS),
@@ -146,36 +174,31 @@ def main() -> None:
         help="also time N expert positions with cells shown at random (a stress test)",
     )
     args = parser.parse_args()
-    print("mine_probabilities per call, positions from lowest-probability play, total known")
-    print(f"(fastest of {args.repeat} runs per position; wall / thread CPU, ms)")
+    print("probabilities per call, positions from lowest-probability play, total known")
+    print(f"(warm-up, then median of {args.repeat} runs per position; wall / thread CPU, ms)")
     header = (
-        f"{'level':<13}{'games':>6}{'positions':>10}{'median':>16}{'p99':>16}{'worst':>16}"
-        "   largest component"
+        f"{'level':<13}{'engine':<7}{'games':>6}{'positions':>10}{'median':>16}{'p99':>16}"
+        f"{'worst':>16}   largest component"
     )
     print(header)
+
+    def report(level: str, games: str, positions: list[Board], repeat: int) -> None:
+        cells, groups, numbers = largest_component(positions)
+        for name, (wall, cpu) in time_positions(positions, repeat, args.engines).items():
+
+            def pair(q: float, wall=wall, cpu=cpu) -> str:
+                return f"{np.percentile(wall, q):.3f}/{np.percentile(cpu, q):.3f}"
+
+            print(
+                f"{level:<13}{name:<7}{games:>6}{len(positions):>10}{pair(50):>16}{pair(99):>16}"
+                f"{pair(100):>16}   {cells} cells, {groups} groups, {numbers} numbers"
+            )
+
     for level in args.levels:
         positions, games = collect(level, args.positions, args.min_games)
-        wall, cpu = time_positions(positions, args.repeat)
-        cells, groups, numbers = largest_component(positions)
-
-        def pair(q: float, wall=wall, cpu=cpu) -> str:
-            return f"{np.percentile(wall, q):.3f}/{np.percentile(cpu, q):.3f}"
-
-        print(
-            f"{level:<13}{games:>6}{len(positions):>10}{pair(50):>16}{pair(99):>16}{pair(100):>16}"
-            f"   {cells} cells, {groups} groups, {numbers} numbers"
-        )
+        report(level, str(games), positions, args.repeat)
     if args.scattered:
-        positions = scattered_positions(args.scattered)
-        wall, cpu = time_positions(positions, 1)
-        cells, groups, numbers = largest_component(positions)
-        print(
-            f"{'scattered':<13}{'-':>6}{len(positions):>10}"
-            f"{f'{np.median(wall):.1f}/{np.median(cpu):.1f}':>16}"
-            f"{f'{np.percentile(wall, 99):.1f}/{np.percentile(cpu, 99):.1f}':>16}"
-            f"{f'{wall.max():.1f}/{cpu.max():.1f}':>16}"
-            f"   {cells} cells, {groups} groups, {numbers} numbers"
-        )
+        report("scattered", "-", scattered_positions(args.scattered), 1)
     print()
     print(f"complete rule set: {args.games} whole games, random prober, safe first click")
     for level in args.levels:
