@@ -115,6 +115,13 @@ def test_positions_from_real_play_match_the_exact_engine(level: str, seed: int) 
     for board in positions:
         _assert_matches_exact(board, board.total_mines)
         _assert_matches_exact(board, None)
+        # Cells ranked by probability exactly as the exact engine ranks them (ties
+        # included): a lowest-probability player makes the same choices on either.
+        covered = board.grid == COVERED
+        fast = fast_mine_probabilities(board)[covered]
+        exact = analyse_position(board).probabilities[covered]
+        fast_ranks = np.unique(fast, return_inverse=True)[1]
+        assert np.array_equal(fast_ranks, np.unique(exact, return_inverse=True)[1])
 
 
 def _strip(columns: int, seed: int = 0) -> Board:
