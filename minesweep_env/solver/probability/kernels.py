@@ -294,7 +294,8 @@ def _add_product(target, a, a_lo, a_hi, b, b_lo, b_hi):
 def _grown(a, size, value):
     """``a`` copied into a longer int64 array, the new tail set to ``value``."""
     out = np.full(size, value, np.int64)
-    out[: len(a)] = a
+    for i in range(len(a)):
+        out[i] = a[i]
     return out
 
 
@@ -427,7 +428,9 @@ def _count_component(
             lo = _grown(lo, capacity, span)
             hi = _grown(hi, capacity, -1)
             bigger = np.zeros((capacity, span))
-            bigger[:rows] = forward[:rows]
+            for r in range(rows):
+                for k in range(span):
+                    bigger[r, k] = forward[r, k]
             forward = bigger
         if moves + bound > moves_capacity:
             while moves + bound > moves_capacity:
@@ -527,7 +530,8 @@ def _count_component(
                              spared[r], spared_lo[r], spared_hi[r])
     if back_hi[0] < 0:
         return False
-    layouts[:] = backward[0]
+    for k in range(span):
+        layouts[k] = backward[0, k]
     return True
 
 
@@ -673,7 +677,9 @@ def mine_probabilities_into(grid, total, out):
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
     group_count = len(touch_count)
-    sizes = start[1:] - start[:-1]
+    sizes = np.empty(group_count, np.int64)
+    for g in range(group_count):
+        sizes[g] = start[g + 1] - start[g]
     order, group_start = _components(constraint_count, touches, touch_count)
     by_start, by_members = _groups_by_constraint(constraint_count, touches, touch_count)
     components = len(group_start) - 1
@@ -713,11 +719,13 @@ def mine_probabilities_into(grid, total, out):
         if high[c] < 0 or not np.isfinite(largest):
             return DEFER
         # One scale per component keeps the products of many components in range.
-        layouts[c] /= largest
+        # Loops, not array expressions: those compile far slower (shape checks).
+        for k in range(span):
+            layouts[c, k] /= largest
         for g in members:
-            mine[g] /= largest
-            free[g] /= largest
             for k in range(span):
+                mine[g, k] /= largest
+                free[g, k] /= largest
                 if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
                     return DEFER
     p_group = np.empty(group_count + 1)
@@ -730,8 +738,11 @@ def mine_probabilities_into(grid, total, out):
     else:
         p_off = np.nan
         for g in range(group_count):
-            a = mine[g].sum()
-            p_group[g] = a / (a + free[g].sum())
+            a = b = 0.0
+            for k in range(span):
+                a += mine[g, k]
+                b += free[g, k]
+            p_group[g] = a / (a + b)
     p_group[group_count] = p_off
     _merge_ties(p_group, group_count + 1)
     for g in range(group_count):
