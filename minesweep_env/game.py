@@ -81,10 +81,10 @@ class Game:
     def probe(self, x: int, y: int) -> GameState:
         """Probe (x, y) as a guess, then let the auto-solver run. Returns the state.
 
-        Probing a cell that is not covered (or a flag, or after the game) changes nothing.
+        Probing a cell that is not covered (or a flag, or after the game) changes nothing;
+        a cell off the board raises ``ValueError``.
         """
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise ValueError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
+        self.minefield.check_cell(x, y)
         self.last_opened, self.last_flagged = [], []
         if self.minefield.state is not GameState.PLAYING or self.minefield.view[y, x] >= 0:
             return self.state
@@ -102,7 +102,11 @@ class Game:
         return self.state
 
     def toggle_flag(self, x: int, y: int) -> bool:
-        """Flag or unflag a covered cell by hand; returns whether anything changed."""
+        """Flag or unflag a covered cell by hand; returns whether anything changed.
+
+        A cell off the board raises ``ValueError``.
+        """
+        self.minefield.check_cell(x, y)
         flagged = self.minefield.view[y, x] == -2
         return self.minefield.set_flag(x, y, not flagged)
 
