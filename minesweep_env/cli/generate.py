@@ -10,7 +10,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..core.cells import STANDARD_BOARDS
-from ..formats import format_ioccc
+from ..formats import format_ioccc, format_start, start_path
 from ..generation.no_guess import (
     METHODS,
     check_fits,
@@ -18,7 +18,6 @@ from ..generation.no_guess import (
     generate_no_guess,
     generate_random,
 )
-from ..generation.start_file import format_start, start_path
 from ..solver.base import get_rule_set
 from .errors import EXIT_OK, CliError
 
