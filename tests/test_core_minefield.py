@@ -176,3 +176,14 @@ def test_moves_off_the_board_are_refused_not_wrapped(cell):
         game.set_flag(*cell)
     assert game.probes == 0 and game.mines_left == LAYOUT.mine_count
     assert np.all(game.view == -1)
+
+
+def test_a_board_is_a_snapshot_of_the_view():
+    """``Board.view`` is ``Board.grid``: a copy of ``Minefield.view`` later moves leave alone."""
+    game = field()
+    game.probe(0, 0)
+    board = game.board()
+    assert board.view is board.grid
+    assert np.array_equal(board.view, game.view) and board.view is not game.view
+    game.set_flag(3, 2)
+    assert board.flag_count == 0 and board.total_mines == game.mine_count
