@@ -168,9 +168,12 @@ def _check_terminal(spec: GameSpec) -> None:
         return  # curses will tell
     from ..tui.geometry import fits
 
-    if spec.fills_terminal:
-        return
-    width, height = (spec.layout.width, spec.layout.height) if spec.layout else spec.size[:2]
+    if spec.layout is not None:
+        width, height = spec.layout.width, spec.layout.height
+    elif spec.size is not None:
+        width, height = spec.size[:2]
+    else:
+        return  # the field is made to fill the terminal
     if not fits(width, height, lines, cols):
         what = f"map {spec.map_path}" if spec.map_path else "board"
         raise CliError(
