@@ -118,7 +118,7 @@ def _record(index: int, info: dict, game: Any, seconds: float, invalid: bool) ->
     opened = int(np.count_nonzero(minefield.view >= 0))
     return GameRecord(
         index=index,
-        won=info["state"] == "won",  # the env's verdict (see its Episode End)
+        won=info["state"] == "won",  # game.state, the one verdict (see the env's Episode End)
         guesses=int(game.guesses),
         safe_opened=opened / safe_cells if safe_cells else 1.0,
         seconds=seconds,

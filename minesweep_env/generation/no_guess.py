@@ -291,10 +291,11 @@ def generate_no_guess(
         draws += 1
         mine_array = draw_outside_zone(width, height, mines, start, rng)
         if method == "repair":
-            mine_array, moved = _repair_until_solved(mine_array, start, rules, rng, max_repairs)
+            repaired, moved = _repair_until_solved(mine_array, start, rules, rng, max_repairs)
             repairs += moved
-            if mine_array is None:
+            if repaired is None:
                 continue
+            mine_array = repaired
         # Rejection accepts exactly the layouts this check accepts: uniform over them.
         if is_solvable(MineLayout(mine_array), start, rules):
             layout = layout_from_mines(mine_array, rng)

@@ -43,6 +43,7 @@ class GameSpec:
     size: tuple[int, int, int] | None = None
     map_path: Path | None = None
     seed: int | None = None
+    win_rule: str = "nothing-covered"  # the IOCCC program's, as the defaults above
 
     @property
     def fills_terminal(self) -> bool:
@@ -86,7 +87,7 @@ class Session:
             width, height, mines = spec.size or terminal_field_size(lines, cols)
             layout = MineLayout.random(width, height, mines, self.rng)
         self.watch = WatchedRuleSet(get_rule_set(spec.rule_set))
-        self.game = Game(layout, rule_set=self.watch, first_click=spec.first_click, seed=self.rng)
+        self.game = Game(layout, self.watch, spec.first_click, self.rng, spec.win_rule)
         self.watch.minefield = self.game.minefield
         self.shown = self.game.view.copy()
         self.hand_flags: set[int] = set()
