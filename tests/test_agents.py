@@ -11,18 +11,18 @@ import pytest
 from brute_force import exact_probabilities
 from positions import random_position
 
-from agents import AGENTS, GreedyAgent, PlainGreedyAgent, RandomAgent, make_agent
-from agents.greedy import (
+from minesweep_env import Board, Game, MineLayout
+from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.core.first_click import FirstClick
+from semiautomines_agents import AGENTS, GreedyAgent, PlainGreedyAgent, RandomAgent, make_agent
+from semiautomines_agents.greedy import (
     LOOKAHEAD,
     first_click_cell,
     neighbour_counts,
     progress_chance,
     zero_chance,
 )
-from agents.ppo import ModelNotFoundError, PPOAgent, default_model_path, obs_mode_of
-from minesweep_env import Board, Game, MineLayout
-from minesweep_env.core.cells import COVERED, FLAGGED
-from minesweep_env.core.first_click import FirstClick
+from semiautomines_agents.ppo import ModelNotFoundError, PPOAgent, default_model_path, obs_mode_of
 
 
 def _mask(view: np.ndarray) -> np.ndarray:
@@ -217,7 +217,7 @@ def test_greedy_never_probes_a_flag():
 def test_ppo_agent_says_plainly_when_the_model_is_missing(tmp_path, monkeypatch):
     with pytest.raises(ModelNotFoundError, match="no such model file"):
         PPOAgent(tmp_path / "absent.zip")
-    monkeypatch.setattr("agents.ppo.MODELS_DIR", tmp_path)
+    monkeypatch.setattr("semiautomines_agents.ppo.MODELS_DIR", tmp_path)
     with pytest.raises(ModelNotFoundError, match="no PPO model shipped yet"):
         default_model_path()
     (tmp_path / "ppo_a.zip").write_bytes(b"")
@@ -251,8 +251,8 @@ def test_ppo_agent_plays_a_saved_model_on_any_board_size(tmp_path):
     import gymnasium
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluation import Settings, board_target, evaluate
-    from agents.policies import CellPolicy
+    from semiautomines_agents.evaluation import Settings, board_target, evaluate
+    from semiautomines_agents.policies import CellPolicy
 
     env = gymnasium.make("SemiAutoMines-v0", board="beginner", obs_mode="planes")
     model = MaskablePPO(

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.evaluation import (
+from minesweep_env import MapFormatError, MineLayout, format_ioccc
+from semiautomines_agents.evaluation import (
     GameRecord,
     Settings,
     board_target,
@@ -22,7 +23,6 @@ from agents.evaluation import (
     summarise,
     wilson_interval,
 )
-from minesweep_env import MapFormatError, MineLayout, format_ioccc
 
 CLI = Path(sys.executable).with_name("semiautomines")
 RECORD_KEYS = {"agent", "board", "games", "wins", "win_rate", "ci_low", "ci_high"}
@@ -159,7 +159,7 @@ def test_plan_interleaves_agents_and_plays_maps_once_for_deterministic_agents(tm
 
 
 def test_a_fixed_first_click_is_played_for_every_agent(tmp_path):
-    from agents.evaluation import evaluate
+    from semiautomines_agents.evaluation import evaluate
 
     repo_maps = Path(__file__).resolve().parents[1] / "maps" / "no-guess" / "beginner"
     if not repo_maps.is_dir():
@@ -279,7 +279,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 
 
 def test_ppo_without_a_model_is_skipped_by_default_with_a_notice(tmp_path, monkeypatch):
-    from agents import ModelNotFoundError, default_model_path
+    from semiautomines_agents import ModelNotFoundError, default_model_path
 
     try:
         default_model_path()
@@ -331,7 +331,7 @@ def test_help_shows_an_example(tmp_path):
 
 @pytest.mark.slow
 def test_the_shipped_ppo_model_is_evaluated_by_default(tmp_path):
-    from agents import ModelNotFoundError, default_model_path
+    from semiautomines_agents import ModelNotFoundError, default_model_path
 
     try:
         model = default_model_path()
