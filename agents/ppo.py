@@ -1,7 +1,7 @@
 """The learned agent: a saved MaskablePPO model playing through the env's observation.
 
 By default it loads the model shipped in ``agents/models/`` (trained by
-``agents/train_ppo.py``); ``--model PATH`` picks another. The policy is fully
+``semiautomines train``); ``--model PATH`` picks another. The policy is fully
 convolutional (one logit per cell), so the same weights play any board size:
 this agent therefore runs the policy network directly rather than through
 ``model.predict``, which insists on the training board's observation shape.
@@ -45,7 +45,7 @@ def default_model_path() -> Path:
     if not candidates:
         raise ModelNotFoundError(
             f"no PPO model shipped yet (nothing matches {MODELS_DIR}/ppo_*.zip); "
-            "train one with agents/train_ppo.py or pass --model PATH"
+            "train one with semiautomines train or pass --model PATH"
         )
     return candidates[-1]
 
@@ -54,7 +54,7 @@ def obs_mode_of(observation_shape: tuple[int, ...], sidecar: Path) -> str:
     """The env observation a model was trained on.
 
     From ``<model>.json`` when it exists (``obs_mode``, or ``env_kwargs.obs_mode``
-    as ``agents/train_ppo.py`` writes it), else from the observation shape
+    as ``semiautomines train`` writes it), else from the observation shape
     (11 planes, 12 planes with probabilities, or a 2-D grid).
     """
     if sidecar.is_file():
