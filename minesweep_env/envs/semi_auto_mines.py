@@ -13,7 +13,8 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from ..core.cells import COVERED, FLAGGED, STANDARD_BOARDS
+from ..core.board_spec import check_board_size, parse_board_spec
+from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
@@ -102,7 +103,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     convolutions with padding 1 and stride 1 throughout, and a 1x1 convolution
     that gives every cell its own action logit, so a pattern learnt in one
     corner is known everywhere and one network plays every board size
-    (``agents.policies.CellPolicy`` is one, for MaskablePPO). ``MlpPolicy``
+    (``semiautomines_agents.policies.CellPolicy`` is one, for MaskablePPO). ``MlpPolicy``
     works as it is for a quick start; read ``"grid"`` as one channel
     (``obs[None]``) in a convolutional network.
 
@@ -200,7 +201,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     - ``board="beginner"``: ``"beginner"`` (9x9, 10 mines), ``"intermediate"``
       (16x16, 40) or ``"expert"`` (30x16, 99): the classic levels every published
-      result uses. Ignored with ``maps``.
+      result uses; or ``"WIDTHxHEIGHTxMINES"`` such as ``"8x8x10"``. Ignored with ``maps``.
     - ``width=None``, ``height=None``, ``mines=None``: override the board's size
       and mine count (any of them), for custom boards. With ``maps``, a width or
       height must match the maps and ``mines`` is refused (each map has its own).
@@ -328,27 +329,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
                         f"({self.maps[0].path})"
                     )
             return map_width, map_height, self.maps[0].layout.mine_count
-        if board not in STANDARD_BOARDS:
-            known = ", ".join(STANDARD_BOARDS)
-            raise ValueError(f"unknown board {board!r}; known: {known}")
-        base_width, base_height, base_mines = STANDARD_BOARDS[board]
+        base_width, base_height, base_mines = parse_board_spec(board)
         width = base_width if width is None else int(width)
         height = base_height if height is None else int(height)
         mines = base_mines if mines is None else int(mines)
-        if width < 1 or height < 1:
-            raise ValueError(f"the board must be at least 1x1, got {width}x{height}")
-        cells = width * height
-        # The first-click zone must always fit: a cell, or a cell and its neighbours.
-        zone = {
-            FirstClick.SAFE: 1,
-            FirstClick.ZERO: min(3, width) * min(3, height),
-        }.get(self.first_click, 0)
-        if not 0 <= mines <= cells - zone:
-            raise ValueError(
-                f"mines must be in 0..{cells - zone} on a {width}x{height} board with "
-                f"first_click={self.first_click.value!r}, got {mines}"
-            )
-        return width, height, mines
+        # The first-click zone must always fit: a cell, or for a zero a cell and its neighbours.
+        zone = min(3, width) * min(3, height) if self.first_click is FirstClick.ZERO else 1
+        return check_board_size(width, height, mines, mine_free=zone)
 
     # -- the Gymnasium API ------------------------------------------------------------------
 
