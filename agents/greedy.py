@@ -38,7 +38,7 @@ from typing import Literal
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
 
 from .base import Agent
@@ -71,14 +71,7 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     """
     safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
     safe[view == FLAGGED] = 0.0
-    padded = np.pad(safe, 1, constant_values=1.0)
-    height, width = view.shape
-    product = np.ones_like(safe)
-    for dy in range(3):
-        for dx in range(3):
-            if dx != 1 or dy != 1:
-                product *= padded[dy : dy + height, dx : dx + width]
-    return product
+    return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
 
 
 def progress_chance(board: Board, cell: int, cache: dict | None = None) -> float:
