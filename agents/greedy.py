@@ -40,16 +40,13 @@ import numpy as np
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from .base import Agent
 
 LOOKAHEAD = 6
 """Tied cells (the likeliest zeros) whose chance of progress is computed exactly;
 each costs one engine call per number it could show."""
-
-CACHE_LIMIT = 512
-"""Frontier component counts kept between moves (consecutive positions share
-most components); cleared when full."""
 
 TieBreak = Literal["lookahead", "zero", "random"]
 TIE_BREAKS = ("lookahead", "zero", "random")

@@ -8,10 +8,7 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.cells import FLAGGED
-from ..solver.probability.engine import Weights, count_position
-
-_CACHE_LIMIT = 512
-"""Component counts kept between steps; cleared when full (the game moves on)."""
+from ..solver.probability.engine import CACHE_LIMIT, Weights, count_position
 
 KnownWeights = Callable[[Board], Weights | None]
 """Exact weights of a position already counted elsewhere, or ``None``."""
@@ -42,7 +39,7 @@ class ProbabilityPlane:
         """
         weights = self._known_weights(board) if self._known_weights is not None else None
         if weights is None:
-            if len(self._cache) > _CACHE_LIMIT:
+            if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()
             weights = count_position(board, cache=self._cache)
         plane = (board.grid == FLAGGED).astype(np.float64)

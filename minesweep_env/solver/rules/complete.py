@@ -20,11 +20,8 @@ import numpy as np
 from ...core.board import Board
 from ...core.cells import COVERED
 from ..base import Proof, RuleSet, register_rule_set
-from ..probability.engine import Weights, count_position
+from ..probability.engine import CACHE_LIMIT, Weights, count_position
 from ..probability.frontier import Constraints, read_constraints, split_components
-
-_CACHE_LIMIT = 512
-"""Component counts kept between calls; cleared when full (positions move on)."""
 
 
 def _cheap_round(
@@ -148,7 +145,7 @@ class Complete(RuleSet):
         if cheap.safe or cheap.mines:
             return cheap
         frontier = split_components(constraints)
-        if len(self._cache) > _CACHE_LIMIT:
+        if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache, frontier=frontier)
         self._last = (board.grid.tobytes(), board.total_mines, weights)
