@@ -11,7 +11,8 @@ from .core.layout import MineLayout
 from .core.minefield import GameState, Minefield
 from .formats import load_layout
 from .solver.autosolve import autosolve
-from .solver.base import RuleSet, get_rule_set
+from .solver.base import RuleSet
+from .solver.registry import get_rule_set
 
 
 class Game:

@@ -25,7 +25,6 @@ from positions import random_position
 
 from minesweep_env import RULE_SETS, Board, Minefield, MineLayout, deduce, get_rule_set
 from minesweep_env.core.cells import COVERED, FLAGGED
-from minesweep_env.solver import rules  # noqa: F401  (registers every rule set)
 
 POSITIONS = 10_000
 """Seeded positions every rule set is checked on (with and without the total)."""

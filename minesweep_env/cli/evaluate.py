@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         write_run,
     )
 
-    from ..solver.base import get_rule_set
+    from ..solver.registry import get_rule_set
 
     workers = _check_numbers(args)
     try:

@@ -19,7 +19,7 @@ from ..generation.no_guess import (
     generate_random,
 )
 from ..generation.start_file import format_start, start_path
-from ..solver.base import get_rule_set
+from ..solver.registry import get_rule_set
 from .errors import EXIT_OK, CliError
 
 MAX_DRAWS = 10_000

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..core.cells import STANDARD_BOARDS
 from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
 from ..formats import load_layout
-from ..solver.base import get_rule_set
+from ..solver.registry import get_rule_set
 from .errors import CliError
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rule_set_names() -> list[str]:
-    from ..solver import RULE_SETS, rules  # noqa: F401  (importing rules registers them)
+    from ..solver.registry import RULE_SETS
 
     return sorted(RULE_SETS)
 

@@ -18,7 +18,8 @@ from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState
 from ..game import Game
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,

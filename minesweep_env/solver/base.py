@@ -1,11 +1,11 @@
-"""The one interface every rule set implements, and the registry of rule sets.
+"""The one interface every rule set implements.
 
 A rule set looks at a position and says which covered cells it proves safe and
 which it proves to be mines. That is all: iterating to a fixed point
 (:func:`minesweep_env.deduce`) and playing the proofs out on a game
 (:func:`minesweep_env.solver.autosolve.autosolve`) are shared by every rule set.
 Adding one is a small class with a ``name`` and a ``prove`` method, decorated
-with :func:`register_rule_set`.
+with :func:`~minesweep_env.solver.registry.register_rule_set`.
 """
 
 from __future__ import annotations
@@ -48,31 +48,3 @@ class RuleSet(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
-
-
-RULE_SETS: dict[str, type[RuleSet]] = {}
-"""Registered rule sets by name."""
-
-
-def register_rule_set(cls: type[RuleSet]) -> type[RuleSet]:
-    """Class decorator: make ``cls`` available by its ``name``."""
-    if cls.name in RULE_SETS and RULE_SETS[cls.name] is not cls:
-        raise ValueError(f"rule set name {cls.name!r} is already registered")
-    RULE_SETS[cls.name] = cls
-    return cls
-
-
-def get_rule_set(rule_set: str | RuleSet) -> RuleSet:
-    """An instance of the named rule set (an instance passes through).
-
-    :raises ValueError: naming the known rule sets when the name is unknown.
-    """
-    if isinstance(rule_set, RuleSet):
-        return rule_set
-    from . import rules  # noqa: F401  (registers the built-in rule sets)
-
-    try:
-        return RULE_SETS[rule_set]()
-    except KeyError:
-        known = ", ".join(sorted(RULE_SETS))
-        raise ValueError(f"unknown rule set {rule_set!r}; known: {known}") from None

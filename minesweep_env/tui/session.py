@@ -19,7 +19,7 @@ from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState
 from ..game import Game
-from ..solver.base import get_rule_set
+from ..solver.registry import get_rule_set
 from .geometry import terminal_field_size
 from .probability_worker import ProbabilityWorker
 from .solver_steps import WatchedRuleSet, chunked, reveal_order

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.cells import COVERED
-from ..base import Proof, RuleSet, register_rule_set
+from ..base import Proof, RuleSet
 from ..probability.engine import CACHE_LIMIT, Weights, count_position
 from ..probability.frontier import Constraints, read_constraints, split_components
 
@@ -114,7 +114,6 @@ def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
             left -= len(mines)
 
 
-@register_rule_set
 class Complete(RuleSet):
     """Exact inference: proves every cell that is the same in all consistent layouts."""
 
