@@ -35,6 +35,7 @@ class Game:
         seed: int | np.random.Generator | None = None,
     ):
         self.rule_set = get_rule_set(rule_set)
+        self.rule_set.reset()  # an instance passed in may remember an earlier game
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.minefield = Minefield(layout, first_click, rng, win_rule=self.rule_set.win_rule)
         self.guesses = 0

@@ -19,12 +19,12 @@ class ProbabilityPlane:
 
     The auto-solver's last call on a position ends with a full count when the
     rule set is ``complete``, and that rule set hands the result out
-    (``weights_for``): the env's position is exactly that one, so nothing is
-    counted twice. Otherwise the engine counts, and since consecutive
+    (``RuleSet.known_weights``): the env's position is exactly that one, so
+    nothing is counted twice. Otherwise the engine counts, and since consecutive
     positions of one game share most frontier components (only the part near
     the last probe changes), their exact counts are cached.
 
-    :param known_weights: a rule set's ``weights_for``, when it has one.
+    :param known_weights: a rule set's ``known_weights``.
     """
 
     def __init__(self, known_weights: KnownWeights | None = None) -> None:

@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 
 from ..core.board import Board
 from ..core.minefield import WinRule
+from .probability.engine import Weights
 
 
 class Proof(NamedTuple):
@@ -32,6 +33,13 @@ class RuleSet(ABC):
     Flags on the board are taken as known mines, :data:`KNOWN_SAFE` cells as
     known safe. ``board.total_mines`` is given when the mine total is known;
     rule sets that do not use it ignore it.
+
+    A rule set is not a pure function: an instance may keep caches and the last
+    position it settled between calls, to answer the auto-solver's next call
+    faster. What it proves never depends on that history, but an instance
+    belongs to one game at a time and must not be shared between threads.
+    :meth:`reset` forgets the history; :class:`~minesweep_env.Game` calls it
+    when a game starts (so the env does on every episode, which makes a new game).
     """
 
     name: ClassVar[str]
@@ -45,6 +53,19 @@ class RuleSet(ABC):
 
         Only covered, unflagged, not-yet-known-safe cells may be returned.
         """
+
+    def known_weights(self, board: Board) -> Weights | None:
+        """The probability engine's exact weights of ``board``, if this rule set
+        counted exactly that position last; ``None`` otherwise (the default).
+
+        Lets a caller that wants the probabilities of the position the
+        auto-solver left (the env's observation) skip counting them again.
+        """
+        return None
+
+    def reset(self) -> None:
+        """Forget every cache and remembered position (the default keeps none)."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

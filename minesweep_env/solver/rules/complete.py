@@ -123,7 +123,7 @@ class Complete(RuleSet):
         self._cache: dict = {}
         self._last: tuple[bytes, int | None, Weights] | None = None
 
-    def weights_for(self, board: Board) -> Weights | None:
+    def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
 
         The auto-solver's last call on a position where nothing more can be
@@ -135,6 +135,14 @@ class Complete(RuleSet):
         if last is None or last[1] != board.total_mines or last[0] != board.grid.tobytes():
             return None
         return last[2]
+
+    weights_for = known_weights
+    """The former name of :meth:`known_weights`."""
+
+    def reset(self) -> None:
+        """Forget the component counts and the last full count."""
+        self._cache.clear()
+        self._last = None
 
     def prove(self, board: Board) -> Proof:
         constraints = read_constraints(board)

@@ -298,6 +298,10 @@ class _EndohRules(RuleSet):
     def __init__(self) -> None:
         self._last: _Settling | None = None
 
+    def reset(self) -> None:
+        """Forget the last settled position."""
+        self._last = None
+
     def prove(self, board: Board) -> Proof:
         state = self._last
         if state is None or not state.extend_to(board):
