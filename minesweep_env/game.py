@@ -10,7 +10,7 @@ from .core.first_click import FirstClick
 from .core.layout import MineLayout
 from .core.minefield import GameState, Minefield
 from .formats import load_layout
-from .solver.autosolve import autosolve
+from .solver.autosolve import SolverObserver, autosolve
 from .solver.base import RuleSet
 from .solver.registry import get_rule_set
 
@@ -80,10 +80,12 @@ class Game:
         """The player's view (int8 codes, see :mod:`minesweep_env.core.cells`); read-only use."""
         return self.minefield.view
 
-    def probe(self, x: int, y: int) -> GameState:
+    def probe(self, x: int, y: int, observer: SolverObserver | None = None) -> GameState:
         """Probe (x, y) as a guess, then let the auto-solver run. Returns the state.
 
         Probing a cell that is not covered (or a flag, or after the game) changes nothing.
+
+        :param observer: watches the auto-solver's rounds (see :func:`autosolve`).
         """
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ValueError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
@@ -96,7 +98,7 @@ class Game:
         opened = self.minefield.probe(x, y)
         flagged: list[int] = []
         if self.minefield.state is GameState.PLAYING:
-            more_opened, flagged = autosolve(self.minefield, self.rule_set)
+            more_opened, flagged = autosolve(self.minefield, self.rule_set, observer)
             opened += more_opened
         w = self.width
         self.last_opened = [(i % w, i // w) for i in opened]
