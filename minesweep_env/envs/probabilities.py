@@ -49,6 +49,8 @@ class ProbabilityPlane:
         # digits is the slow part: divide each distinct weight once (it rounds once).
         ratio: dict[int, float] = {}
         for index, weight in weights.mine_weight.items():
+            if weight is None:  # only cells off the frontier, only without the total
+                raise ValueError("the probability plane needs the board's mine total")
             probability = ratio.get(weight)
             if probability is None:
                 probability = ratio[weight] = weight / layouts

@@ -213,8 +213,8 @@ def count_component(component: Component, order: list[int] | None = None) -> Com
     active: list[int] = []
     for i in range(steps):
         slot = {c: s for s, c in enumerate(active)}
-        touched = []
-        position = {}
+        touched: list[tuple[int, int, int]] = []
+        position: dict[int, int] = {}
         for c in touches[i]:
             room[c] -= sizes[i]
             position[c] = len(touched)

@@ -88,11 +88,13 @@ def count_position(
     if frontier.mines_left is None:
         layouts = _combine_free(frontier, counts, weights)
     else:
-        layouts = _combine_with_total(frontier, counts, weights)
+        layouts = _combine_with_total(frontier, counts, weights, frontier.mines_left)
     return Weights(layouts, weights, sizes, frontier.mines_left)
 
 
-def _combine_free(frontier: Frontier, counts: list[ComponentCount], weights: dict) -> int:
+def _combine_free(
+    frontier: Frontier, counts: list[ComponentCount], weights: dict[int, int | None]
+) -> int:
     """No total: configurations of different components combine freely."""
     totals = [sum(c.layouts) for c in counts]
     layouts = 1
@@ -109,9 +111,11 @@ def _combine_free(frontier: Frontier, counts: list[ComponentCount], weights: dic
     return layouts
 
 
-def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weights: dict) -> int:
-    """With the total: convolve components, weight by the ways to fill the rest."""
-    left = frontier.mines_left
+def _combine_with_total(
+    frontier: Frontier, counts: list[ComponentCount], weights: dict[int, int | None], left: int
+) -> int:
+    """With the total (``left`` mines not flagged): convolve components, weight by
+    the ways to fill the rest."""
     off = len(frontier.off_frontier)
     most = sum(len(count.layouts) - 1 for count in counts)
     # fill[t]: ways to put the mines the frontier leaves (left - t) off the frontier.
