@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.cells import COVERED, FLAGGED
+from ..core.cells import COVERED, FLAGGED, neighbour_sum
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState
@@ -257,14 +257,7 @@ def safest_cell(
     values = np.where(covered, probabilities, np.inf)
     best = values.min()
     ys, xs = np.nonzero(values <= best + 1e-12)
-    padded = np.pad(view == COVERED, 1).astype(np.int8)
-    height, width = view.shape
-    around = sum(
-        padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
-        for dy in (-1, 0, 1)
-        for dx in (-1, 0, 1)
-        if dx or dy
-    )
+    around = neighbour_sum((view == COVERED).view(np.int8))
     distance = np.maximum(abs(xs - near[0]), abs(ys - near[1]))
     order = np.lexsort((distance, around[ys, xs]))
     return int(xs[order[0]]), int(ys[order[0]])
