@@ -10,8 +10,9 @@ from .core.first_click import FirstClick
 from .core.layout import MineLayout
 from .core.minefield import GameState, Minefield, WinRule
 from .formats import load_layout
-from .solver.autosolve import autosolve
-from .solver.base import RuleSet, get_rule_set
+from .solver.autosolve import SolverObserver, autosolve
+from .solver.base import RuleSet
+from .solver.registry import get_rule_set
 
 IOCCC_RULE_SETS = frozenset({"endoh", "endoh-alt"})
 """The rule sets of the IOCCC 2020 program (``prog.c`` and ``prog.alt.c``)."""
@@ -56,6 +57,7 @@ class Game:
         win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ):
         self.rule_set = get_rule_set(rule_set)
+        self.rule_set.reset()  # an instance passed in may remember an earlier game
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.minefield = Minefield(layout, first_click, rng, win_rule=win_rule)
         self.guesses = 0
@@ -116,11 +118,13 @@ class Game:
         """The player's view (int8 codes, see :mod:`minesweep_env.core.cells`); read-only use."""
         return self.minefield.view
 
-    def probe(self, x: int, y: int) -> GameState:
+    def probe(self, x: int, y: int, observer: SolverObserver | None = None) -> GameState:
         """Probe (x, y) as a guess, then let the auto-solver run. Returns the state.
 
         Probing a cell that is not covered (or a flag, or after the game) changes nothing;
         a cell off the board raises ``ValueError``.
+
+        :param observer: watches the auto-solver's rounds (see :func:`autosolve`).
         """
         self.minefield.check_cell(x, y)
         self.last_opened, self.last_flagged = [], []
@@ -132,7 +136,7 @@ class Game:
         opened = self.minefield.probe(x, y)
         flagged: list[int] = []
         if self.minefield.state is GameState.PLAYING:
-            more_opened, flagged = autosolve(self.minefield, self.rule_set)
+            more_opened, flagged = autosolve(self.minefield, self.rule_set, observer)
             opened += more_opened
         w = self.width
         self.last_opened = [(i % w, i // w) for i in opened]

@@ -18,7 +18,7 @@ from pathlib import Path
 from minesweep_env.cli.errors import CliError
 from minesweep_env.core.cells import STANDARD_BOARDS
 from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
-from minesweep_env.solver.base import get_rule_set
+from minesweep_env.solver.registry import get_rule_set
 
 from .. import AGENTS, ModelNotFoundError, PPOAgent
 from ..evaluation import (

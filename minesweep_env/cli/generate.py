@@ -18,7 +18,8 @@ from ..generation.no_guess import (
     generate_no_guess,
     generate_random,
 )
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .errors import EXIT_OK, CliError
 
 MAX_DRAWS = 10_000

@@ -13,7 +13,7 @@ from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
 from ..core.minefield import WinRule
 from ..formats import load_layout
 from ..game import program_win_rule
-from ..solver.base import get_rule_set
+from ..solver.registry import get_rule_set
 from .errors import CliError
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rule_set_names() -> list[str]:
-    from ..solver import RULE_SETS, rules  # noqa: F401  (importing rules registers them)
+    from ..solver.registry import RULE_SETS
 
     return sorted(RULE_SETS)
 

@@ -19,7 +19,8 @@ from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
 from ..game import Game
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,
@@ -183,7 +184,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     What ``"mine_probability"`` costs: with ``rule_set="complete"`` almost
     nothing, since the auto-solver's last call on a position is a full exact
-    count and the rule set hands it out (``weights_for``); with other rule sets
+    count and the rule set hands it out (``known_weights``); with other rule sets
     one run of the probability engine per step, shared with the observation in
     ``"planes+probabilities"`` mode. ``info_probability=False`` skips it.
 
@@ -307,7 +308,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self._probabilities: np.ndarray | None = None
         # complete hands out its last full count: the position the auto-solver left.
-        self._probability_plane = ProbabilityPlane(getattr(self.rule_set, "weights_for", None))
+        self._probability_plane = ProbabilityPlane(self.rule_set.known_weights)
         self._renderer: Any = None
         self._window: Any = None
 

@@ -41,7 +41,8 @@ import numpy as np
 from ..core.board import Board
 from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..core.layout import MineLayout
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .solvability import is_solvable
 
 Method = Literal["repair", "rejection"]
