@@ -1,0 +1,201 @@
+"""N games of one board size in flat arrays: the batched core of the vector env.
+
+:class:`BoardBatch` keeps the mines, numbers and player's views of N games in
+``(N, W*H)`` arrays and plays probes, zero floods, the auto-solver's flags and
+openings on all of them at once. It follows :class:`minesweep_env.core.minefield.Minefield`
+and :func:`minesweep_env.solver.autosolve.autosolve` rule for rule, so a board
+here ends every step in the same position as a :class:`~minesweep_env.Game`
+given the same layout, first-click generator and rule set.
+
+The only per-board Python left is what cannot be batched: the rule sets'
+``prove`` (one call per board and solver round, the rounds run in lockstep
+across boards), the first-click policy (once per game) and new layouts. The
+array work (:func:`open_cells`, the masks, the observation planes) takes whole
+batches, so a compiled kernel can replace it without touching the callers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..core.board import Board
+from ..core.cells import COVERED, FLAGGED
+from ..core.first_click import FirstClick, protect_first_click
+from ..core.layout import MineLayout
+from ..core.minefield import WinRule
+from ..solver.base import RuleSet
+
+PLAYING, WON, LOST = 0, 1, 2
+"""Codes of :attr:`BoardBatch.state`: the game's own verdict under the rule set's win rule."""
+
+
+def open_cells(view: np.ndarray, numbers: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """Open ``seeds`` and flood every zero among them; return the cells opened.
+
+    The batched :meth:`Minefield._flood`: a seed shows its number, a zero
+    opens its covered neighbours, and zeros opened that way go on. All three
+    arrays are shaped (K, H, W); ``view`` is written in place. Seeds must be
+    covered safe cells; flags are never opened (no flag touches a zero).
+
+    One pass per ring of the flood over all K boards at once: a flood is a
+    few rings deep, and each pass is a handful of whole-array operations.
+    """
+    height, width = view.shape[1:]
+    opened = seeds.copy()
+    closed = view != COVERED
+    zero = numbers == 0
+    frontier = seeds & zero
+    padded = np.zeros((view.shape[0], height + 2, width + 2), dtype=bool)
+    grown = np.empty_like(seeds)
+    while frontier.any():
+        padded[:, 1:-1, 1:-1] = frontier
+        grown[:] = False
+        for dy in range(3):
+            for dx in range(3):
+                if dy != 1 or dx != 1:
+                    grown |= padded[:, dy : dy + height, dx : dx + width]
+        grown &= ~closed
+        grown &= ~opened
+        opened |= grown
+        frontier = grown & zero
+    view[opened] = numbers[opened]
+    return opened
+
+
+class BoardBatch:
+    """The mines, views and game states of N boards of one size.
+
+    :param num_boards: N.
+    :param width: board width W; cells are flat indices ``y * W + x``.
+    :param height: board height H.
+    :param first_click: the first-click policy of every game.
+    :param win_rule: when a game counts as won (the rule set's ``win_rule``).
+    """
+
+    def __init__(
+        self,
+        num_boards: int,
+        width: int,
+        height: int,
+        first_click: FirstClick,
+        win_rule: WinRule,
+    ) -> None:
+        self.num_boards, self.width, self.height = num_boards, width, height
+        self.first_click = first_click
+        self.win_rule = win_rule
+        cells = width * height
+        self.mines = np.zeros((num_boards, cells), dtype=bool)
+        self.numbers = np.zeros((num_boards, cells), dtype=np.int8)
+        self.view = np.full((num_boards, cells), COVERED, dtype=np.int8)
+        self.mine_count = np.zeros(num_boards, dtype=np.int64)
+        self.safe_left = np.zeros(num_boards, dtype=np.int64)
+        self.probes = np.zeros(num_boards, dtype=np.int64)
+        self.guesses = np.zeros(num_boards, dtype=np.int64)
+        self.state = np.zeros(num_boards, dtype=np.int8)
+        self.layouts: list[MineLayout | None] = [None] * num_boards
+        self._rngs: list[np.random.Generator | None] = [None] * num_boards
+
+    def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
+        """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
+        self._rngs[board] = rng
+        self.view[board] = COVERED
+        self.probes[board] = 0
+        self.guesses[board] = 0
+        self.state[board] = PLAYING
+        self._set_layout(board, layout)
+
+    def _set_layout(self, board: int, layout: MineLayout) -> None:
+        self.layouts[board] = layout
+        self.mines[board] = layout.mines.reshape(-1)
+        self.numbers[board] = layout.numbers.reshape(-1)
+        self.mine_count[board] = layout.mine_count
+        opened = int(np.count_nonzero(self.view[board] >= 0))
+        self.safe_left[board] = self.mines.shape[1] - layout.mine_count - opened
+
+    def board(self, board: int) -> Board:
+        """A snapshot of ``board``'s position, as :meth:`Minefield.board` gives it."""
+        grid = self.view[board].reshape(self.height, self.width).copy()
+        return Board(grid, int(self.mine_count[board]))
+
+    def probe(self, boards: np.ndarray, cells: np.ndarray) -> None:
+        """The players' guesses: probe ``cells[k]`` on ``boards[k]``, then let the solver play.
+
+        Every board must be playing and every cell covered (the env checks);
+        a board appears at most once.
+        """
+        width = self.width
+        first = self.probes[boards] == 0
+        for board, cell in zip(boards[first], cells[first], strict=True):
+            layout = self.layouts[board]
+            assert layout is not None and self._rngs[board] is not None
+            x, y = int(cell) % width, int(cell) // width
+            mines = protect_first_click(layout.mines, x, y, self.first_click, self._rngs[board])
+            if not np.array_equal(mines, layout.mines):
+                self._set_layout(board, MineLayout(mines=mines, priorities=layout.priorities))
+        self.probes[boards] += 1
+        self.guesses[boards] += 1
+        hit = self.mines[boards, cells]
+        self.state[boards[hit]] = LOST
+        safe, safe_cells = boards[~hit], cells[~hit]
+        seeds = np.zeros((len(safe), self.mines.shape[1]), dtype=bool)
+        seeds[np.arange(len(safe)), safe_cells] = True
+        self._open(safe, seeds)
+        self._update_won(safe)
+
+    def autosolve(self, boards: np.ndarray, rule_sets: Sequence[RuleSet]) -> None:
+        """Play out every proof of ``rule_sets[b]`` on each board b of ``boards``.
+
+        :func:`minesweep_env.solver.autosolve.autosolve` on many boards: each
+        round asks every board still making progress for its proof, flags the
+        proven mines and opens the proven safe cells of all of them at once,
+        until no board's rule set proves anything new or its game ended.
+        Rule sets are sound and env games have no hand-made flags, so no proof
+        names a mine safe (the one way ``Minefield.open_safe`` loses).
+        """
+        active = boards[self.state[boards] == PLAYING]
+        cells = self.mines.shape[1]
+        while len(active):
+            mine_rows: list[int] = []
+            mine_cells: list[int] = []
+            safe_rows: list[int] = []
+            safe_cells: list[int] = []
+            for row, board in enumerate(active):
+                proof = rule_sets[board].prove(self.board(board))
+                mine_rows += [row] * len(proof.mines)
+                mine_cells += proof.mines
+                safe_rows += [row] * len(proof.safe)
+                safe_cells += proof.safe
+            views = self.view[active]
+            proven_mines = np.zeros((len(active), cells), dtype=bool)
+            proven_mines[mine_rows, mine_cells] = True
+            new_flags = proven_mines & (views == COVERED)
+            views[new_flags] = FLAGGED
+            self.view[active] = views
+            proven_safe = np.zeros((len(active), cells), dtype=bool)
+            proven_safe[safe_rows, safe_cells] = True
+            proven_safe &= views == COVERED
+            opened = self._open(active, proven_safe)
+            self._update_won(active)
+            progress = new_flags.any(axis=1) | opened.any(axis=1)
+            active = active[progress & (self.state[active] == PLAYING)]
+
+    def _open(self, boards: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+        """Open ``seeds`` (K, W*H) on ``boards`` with their floods; returns the cells opened."""
+        if not seeds.any():
+            return np.zeros_like(seeds)
+        shape = (len(boards), self.height, self.width)
+        views = self.view[boards].reshape(shape)
+        opened = open_cells(views, self.numbers[boards].reshape(shape), seeds.reshape(shape))
+        self.view[boards] = views.reshape(len(boards), -1)
+        opened = opened.reshape(len(boards), -1)
+        self.safe_left[boards] -= opened.sum(axis=1)
+        return opened
+
+    def _update_won(self, boards: np.ndarray) -> None:
+        """Mark as won the boards the win rule calls won (``Minefield._update_won``)."""
+        won = (self.state[boards] == PLAYING) & (self.safe_left[boards] == 0)
+        if self.win_rule is WinRule.NOTHING_COVERED:
+            won &= ~(self.view[boards] == COVERED).any(axis=1)
+        self.state[boards[won]] = WON
