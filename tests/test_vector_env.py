@@ -252,3 +252,66 @@ def test_open_cells_floods_zeros_only_and_stops_at_flags():
     assert np.array_equal(opened[0], expected)
     assert np.array_equal(view[0][expected], layout.numbers[expected])
     assert view[0, 2, 3] == -2 and view[0, 3, 4] == -1
+
+
+def test_sb3_vec_env_plays_the_games_of_a_dummy_vec_env():
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from minesweep_env.envs.sb3_vec import SemiAutoMinesSB3VecEnv
+
+    kwargs = {"rule_set": "endoh", "reward": "progress", "max_steps": 6}
+    dummy = DummyVecEnv([lambda: gym.make("SemiAutoMines-v0", **kwargs) for _ in range(4)])
+    native = SemiAutoMinesSB3VecEnv(num_envs=4, **kwargs)
+    dummy.seed(21)
+    native.seed(21)
+    assert np.array_equal(dummy.reset(), native.reset())
+    assert [info["layout_seed"] for info in dummy.reset_infos] == [
+        info["layout_seed"] for info in native.reset_infos
+    ]
+    rng = np.random.default_rng(21)
+    finished = truncated = 0
+    for _ in range(200):
+        masks = np.stack(dummy.env_method("action_masks"))
+        assert np.array_equal(masks, native.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        actions[rng.random(4) < 0.3] = 0  # invalid once opened: lets max_steps truncate
+        obs_a, rew_a, done_a, infos_a = dummy.step(actions)
+        obs_b, rew_b, done_b, infos_b = native.step(actions)
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(done_a, done_b)
+        assert np.array_equal(rew_a, rew_b) and rew_b.dtype == np.float32
+        for a, b in zip(infos_a, infos_b, strict=True):
+            for key in ("state", "guesses", "TimeLimit.truncated", "mine_probability"):
+                assert a[key] == b[key], key
+            if "terminal_observation" in a:
+                assert np.array_equal(a["terminal_observation"], b["terminal_observation"])
+            assert ("terminal_observation" in a) == ("terminal_observation" in b)
+        finished += int(done_a.sum())
+        truncated += sum(info["TimeLimit.truncated"] for info in infos_a)
+    assert finished > 20 and truncated > 0
+    assert [info["layout_seed"] for info in dummy.reset_infos] == [
+        info["layout_seed"] for info in native.reset_infos
+    ]
+
+
+@pytest.mark.slow
+def test_maskable_ppo_learns_on_the_sb3_vec_env_through_vec_monitor(tmp_path):
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from minesweep_env.envs.sb3_vec import SemiAutoMinesSB3VecEnv
+
+    vec = SemiAutoMinesSB3VecEnv(num_envs=8, rule_set="endoh", info_probability=False)
+    vec = VecMonitor(vec, str(tmp_path / "all"), info_keywords=("state",))
+    vec.seed(0)
+    assert is_masking_supported(vec)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=0, verbose=0
+    )
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
+    masks = get_action_masks(vec)
+    assert masks.shape == (8, 81) and masks.any(axis=1).all()
+    rows = (tmp_path / "all.monitor.csv").read_text().splitlines()[2:]
+    assert len(rows) > 8 and all(row.split(",")[3] in ("won", "lost", "playing") for row in rows)
