@@ -378,9 +378,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         lists = np.full(self.num_envs, None, dtype=object)
         for board in stepping:
             lists[board] = []
-        width = self.width
-        for board, row in zip(probed, cells, strict=True):
-            lists[board] = [(int(i) % width, int(i) // width) for i in np.flatnonzero(row)]
+        rows, flat = np.nonzero(cells)
+        pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
+        ends = np.cumsum(np.bincount(rows, minlength=len(probed))).tolist()
+        for board, start, end in zip(probed, [0, *ends[:-1]], ends, strict=True):
+            lists[board] = pairs[start:end]
         return lists
 
     def _chosen_probability(self, board: int, cell: int) -> float:
