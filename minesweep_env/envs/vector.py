@@ -44,11 +44,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     observations, rewards, terminations, truncations, masks and ``info``
     values. How it does it differs: the N views live in one
     :class:`~minesweep_env.envs.board_batch.BoardBatch`, so probing, flooding,
-    the solver's flags and openings, the masks and the observation planes are
-    whole-array operations writing into preallocated arrays (the PufferLib
-    shape); only the rule sets' proofs (one rule set instance per board, as
-    each sub-env of a sync env has its own), the first-click policy and new
-    layouts are per-board Python.
+    the solver's flags and openings take all boards in one call, and the
+    masks, observation planes, rewards and flags are written for all boards
+    into preallocated arrays (the PufferLib shape). The rule sets' proofs
+    stay per board (one rule set instance per board, as each sub-env of a
+    sync env has its own) and are most of the time of a step.
 
     **Autoreset.** ``AutoresetMode.NEXT_STEP`` (gymnasium's default, as in
     ``metadata["autoreset_mode"]``): the step after a board terminates or
