@@ -171,11 +171,11 @@ def test_reset_mask_and_options_reset_only_the_masked_boards():
     assert (native.unwrapped.boards.view[[0, 2]] >= 0).any(axis=1).all()
 
 
-def test_spaces_and_gymnasium_vector_checks():
+def test_spaces_determinism_and_fresh_arrays():
     from gymnasium.utils.env_checker import data_equivalence
 
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # make_vec warns about missing autoreset metadata
+        warnings.simplefilter("error")  # make_vec warns when autoreset metadata is missing
         envs = gym.make_vec("SemiAutoMines-v0", num_envs=5, board="expert")
     assert isinstance(envs, SemiAutoMinesVectorEnv)
     assert envs.spec is not None and envs.spec.kwargs["vectorization_mode"] == "vector_entry_point"
@@ -186,8 +186,9 @@ def test_spaces_and_gymnasium_vector_checks():
     obs, infos = envs.reset(seed=1)
     assert obs in envs.observation_space
     assert infos["action_mask"].shape == (5, 480) and infos["action_mask"].all()
-    again, _ = envs.reset(seed=1)
-    assert data_equivalence(obs, again)
+    again, again_infos = envs.reset(seed=1)
+    assert data_equivalence(obs, again) and data_equivalence(infos, again_infos)
+    assert again is not obs  # copy=True: a returned observation is never reused
     for _ in range(10):
         obs, rewards, terminated, truncated, infos = envs.step(envs.action_space.sample())
         assert obs in envs.observation_space
