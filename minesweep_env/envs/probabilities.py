@@ -31,17 +31,22 @@ class ProbabilityPlane:
         self._known_weights = known_weights
         self._cache: dict = {}
 
+    def weights(self, board: Board) -> Weights:
+        """The exact weights of ``board``: handed out by the rule set, or counted."""
+        weights = self._known_weights(board) if self._known_weights is not None else None
+        if weights is None:
+            if len(self._cache) > CACHE_LIMIT:
+                self._cache.clear()
+            weights = count_position(board, cache=self._cache)
+        return weights
+
     def __call__(self, board: Board) -> np.ndarray:
         """float64 (H, W): exact probability on covered cells, 1 on flags, 0 on probed cells.
 
         ``board.total_mines`` must be known (the env always knows it), so every
         covered cell has a probability.
         """
-        weights = self._known_weights(board) if self._known_weights is not None else None
-        if weights is None:
-            if len(self._cache) > CACHE_LIMIT:
-                self._cache.clear()
-            weights = count_position(board, cache=self._cache)
+        weights = self.weights(board)
         plane = (board.grid == FLAGGED).astype(np.float64)
         flat = plane.reshape(-1)
         layouts = weights.layouts
