@@ -248,9 +248,9 @@ def print_peer_run(level: str, times: dict, worst: dict, missing: dict) -> None:
     print(f"{'engine':<16}{'median':>10}{'p99':>10}{'ours/peer (median)':>20}")
     for name, ms in times.items():
         ratio = np.median(times["ours"]) / np.median(ms)
-        print(f"{name:<16}{np.median(ms):>10.4f}{np.percentile(ms, 99):>10.4f}{ratio:>20.2f}")
+        print(f"{name:<26}{np.median(ms):>10.4f}{np.percentile(ms, 99):>10.4f}{ratio:>20.2f}")
     for name, why in missing.items():
-        print(f"{name:<16}skipped: {why}")
+        print(f"{name:<26}skipped: {why}")
     for pair, difference in worst.items():
         limit = 1e-8 if pair.startswith("JSMinesweeper's own") else AGREEMENT
         verdict = "agree" if difference <= limit else "DISAGREE"

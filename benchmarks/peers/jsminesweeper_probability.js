@@ -5,8 +5,8 @@
 // JSMINESWEEPER_DIR is a checkout of https://github.com/DavidNHill/JSMinesweeper; its
 // engine files are read from there at start-up and never copied into this repository.
 // The browser page loads them as plain scripts sharing one global scope, so they are run
-// here the same way: concatenated into one script inside a fresh vm context, with the
-// globals the page's main.js would set (the binomial cache, analysisMode) set by us.
+// here the same way: concatenated into one script run in node's own global context, with
+// the globals the page's main.js would set (the binomial cache, analysisMode) set by us.
 //
 // Protocol, one JSON object per line on stdin, one JSON reply per line on stdout, so the
 // Python side can interleave this engine with its own per position (A B A B ...):
@@ -132,10 +132,12 @@ function loadEngine(root) {
         return fs.readFileSync(full, "utf8");
     });
     // The engine's own log lines go to stderr: stdout carries the replies.
-    const quiet = new console.Console(process.stderr);
-    const context = vm.createContext({ console: quiet, BigInt, Math, Date });
-    vm.runInContext(sources.join("\n;\n") + "\n" + DRIVER, context, { filename: "jsminesweeper" });
-    return context.driver;
+    globalThis.console = new console.Console(process.stderr);
+    // This context, not a new vm context: there every global the engine reads (BigInt,
+    // its own top-level functions) would go through the sandbox's interceptors, which
+    // slows it several-fold and would not be the engine as a browser runs it.
+    vm.runInThisContext(sources.join("\n;\n") + "\n" + DRIVER, { filename: "jsminesweeper" });
+    return globalThis.driver;
 }
 
 function main() {
