@@ -245,7 +245,7 @@ def print_peer_run(level: str, times: dict, worst: dict, missing: dict) -> None:
     """One level's peer run as lines of text."""
     count = len(times["ours"])
     print(f"\n{level}: {count} positions, median of runs per position, wall ms")
-    print(f"{'engine':<16}{'median':>10}{'p99':>10}{'ours/peer (median)':>20}")
+    print(f"{'engine':<26}{'median':>10}{'p99':>10}{'ours/peer (median)':>20}")
     for name, ms in times.items():
         ratio = np.median(times["ours"]) / np.median(ms)
         print(f"{name:<26}{np.median(ms):>10.4f}{np.percentile(ms, 99):>10.4f}{ratio:>20.2f}")
