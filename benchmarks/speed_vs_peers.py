@@ -48,7 +48,7 @@ import probability
 from peers import PeerMissing, minesolve, toollib
 
 import minesweep_env  # noqa: F401  (registers the env)
-from agents import make_agent
+from semiautomines_agents import make_agent
 from minesweep_env import STANDARD_BOARDS
 from minesweep_env.generation import generate_no_guess
 
@@ -299,7 +299,7 @@ import json, time
 began = time.perf_counter()
 import gymnasium as gym
 import minesweep_env
-from agents import make_agent
+from semiautomines_agents import make_agent
 imported = time.perf_counter()
 env = gym.make("SemiAutoMines-v0", board="expert", rule_set="complete", first_click="safe",
                info_probability=False)

@@ -92,7 +92,7 @@ class SemiAutoMinesSB3VecEnv(VecEnv):
         finished = np.flatnonzero(dones)
         if len(finished):
             final_infos = _board_infos(infos["final_info"], finished)
-            for board, final_info in zip(finished, final_infos, strict=True):
+            for board, final_info in zip(finished.tolist(), final_infos, strict=True):
                 self.reset_infos[board] = board_infos[board]
                 final_info["terminal_observation"] = infos["final_obs"][board]
                 board_infos[board] = final_info

@@ -13,8 +13,9 @@ from gymnasium.vector.utils import batch_space
 from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
-from ..core.minefield import GameState
-from ..solver.base import RuleSet, get_rule_set
+from ..core.minefield import GameState, WinRule
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .board_batch import LOST, PLAYING, WON, BoardBatch
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
@@ -149,21 +150,23 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             settings.rule_set if isinstance(rule_set, RuleSet) else get_rule_set(rule_set)
             for _ in range(self.num_envs - 1)
         ]
+        # The env's win rule, as SemiAutoMinesEnv's game: the board's state is the one verdict.
         self.boards = BoardBatch(
-            self.num_envs, self.width, self.height, self.first_click, self.rule_sets[0].win_rule
+            self.num_envs, self.width, self.height, self.first_click, WinRule.SAFE_CELLS_OPENED
         )
         n = self.num_envs
         self._planes = [
-            ProbabilityPlane(getattr(rules, "weights_for", None)) for rules in self.rule_sets
+            ProbabilityPlane(rules.known_weights) for rules in self.rule_sets
         ]
         self._np_randoms: list[np.random.Generator | None] = [None] * n
         self.steps = np.zeros(n, dtype=np.int64)
-        self.won = np.zeros(n, dtype=bool)
         self.map_path = np.full(n, None, dtype=object)
         self.map_start = np.full(n, None, dtype=object)
         self.layout_seed = np.full(n, None, dtype=object)
         self._autoreset = np.zeros(n, dtype=bool)
-        self._observations = np.zeros(self.observation_space.shape, self.observation_space.dtype)
+        space = self.observation_space
+        assert space.shape is not None and space.dtype is not None  # a Box has both
+        self._observations: np.ndarray = np.zeros(space.shape, space.dtype)
         self._masks = np.ones((n, self.width * self.height), dtype=bool)
         # The mine-probability planes (planes+probabilities only), recomputed where stale.
         self._probabilities = np.zeros((n, self.height, self.width), dtype=np.float64)
@@ -214,7 +217,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         for board in np.flatnonzero(reset_mask):
             if seeds[board] is not None:
                 self._np_randoms[board], _ = seeding.np_random(seeds[board])
-            self._start_game(board, options)
+            self._start_game(int(board), options)
         self._started = True
         self._autoreset[reset_mask] = False
         self._update_masks()
@@ -243,7 +246,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         step_columns = self._play(np.flatnonzero(stepping), actions, rewards, terminated)
         truncated[stepping] = ~terminated[stepping] & (self.steps[stepping] >= self.max_steps)
         for board in np.flatnonzero(restarting):
-            self._start_game(board, {})
+            self._start_game(int(board), {})
         self._update_masks()
         self._encode()
         done = terminated | truncated
@@ -257,7 +260,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
             final["_final_info"] = done.copy()
             for board in np.flatnonzero(done):
-                self._start_game(board, {})
+                self._start_game(int(board), {})
             self._update_masks()
             self._encode()
             stepping &= ~done
@@ -283,7 +286,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
     # -- games ------------------------------------------------------------------------------
 
-    def _np_random(self, board: int) -> np.random.Generator:
+    def _board_rng(self, board: int) -> np.random.Generator:
         """Board ``board``'s generator: seeded by ``reset``, or from entropy on first use."""
         generator = self._np_randoms[board]
         if generator is None:
@@ -293,7 +296,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
     def _start_game(self, board: int, options: dict[str, Any]) -> None:
         """``SemiAutoMinesEnv.reset`` for one board: the same draws, the same layout."""
-        np_random = self._np_random(board)
+        np_random = self._board_rng(board)
         map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
         layout_seed = int(np_random.integers(_SEED_BOUND))
         game_rng = np.random.default_rng(layout_seed)
@@ -307,9 +310,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         else:
             self.layout_seed[board] = layout_seed
             layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
+        self.rule_sets[board].reset()  # as Game does when a game starts
         self.boards.start(board, layout, game_rng)
         self.steps[board] = 0
-        self.won[board] = False
         self._stale[board] = True
 
     def _play(
@@ -347,10 +350,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         boards.probe(probed, probed_cells)
         boards.autosolve(probed, self.rule_sets)
         after = boards.view[probed]
-        # Under endoh-alt all safe cells can be open while the game goes on: a win here.
-        won = (boards.state[probed] == WON) | (boards.safe_left[probed] == 0)
+        won = boards.state[probed] == WON
         lost = boards.state[probed] == LOST
-        self.won[probed] = won
         terminated[probed] = won | lost
         rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
         opened = (after >= 0) & (before < 0)
@@ -393,7 +394,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             return self._first_click_probability(board)
         weights = self._planes[board].weights(self.boards.board(board))
         # As ProbabilityPlane: a covered cell off the weights is 0 (never met: all are listed).
-        return weights.mine_weight.get(cell, 0) / weights.layouts
+        weight = weights.mine_weight.get(cell, 0)
+        assert weight is not None  # the env always knows the total: every cell is weighed
+        return weight / weights.layouts
 
     def _first_click_probability(self, board: int) -> float:
         """The chance the first probe loses: zero unless the policy is ``none``."""
@@ -404,7 +407,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     def _probability_plane(self, board: int) -> np.ndarray:
         """``SemiAutoMinesEnv._current_probabilities`` of one board, (H, W) float64."""
         view = self.boards.view[board].reshape(self.height, self.width)
-        if self.won[board]:
+        if self.boards.state[board] == WON:
             return (view < 0).astype(np.float64)  # every covered cell left is a mine
         if self.boards.probes[board] == 0:
             return np.full(view.shape, self._first_click_probability(board), dtype=np.float64)
@@ -441,8 +444,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     # -- the batched outputs ----------------------------------------------------------------
 
     def _verdicts(self) -> np.ndarray:
-        """The env's verdict per board: won (also by all safe cells open), lost or playing."""
-        return np.where(self.won, WON, self.boards.state)
+        """The env's verdict per board: the batched game's state (won, lost or playing)."""
+        return self.boards.state
 
     def _update_masks(self) -> None:
         np.equal(self.boards.view, COVERED, out=self._masks)
@@ -459,7 +462,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             out[:] = view
         else:
             for board in np.flatnonzero(self._stale):
-                self._probabilities[board] = self._probability_plane(board)
+                self._probabilities[board] = self._probability_plane(int(board))
             self._stale[:] = False
             np.equal(view[:, None], _CODES, out=out[:, :PROBABILITY_PLANE], casting="unsafe")
             out[:, PROBABILITY_PLANE] = self._probabilities
