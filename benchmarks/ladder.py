@@ -47,7 +47,7 @@ from minesweep_env import STANDARD_BOARDS, Minefield, MineLayout, get_rule_set, 
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.minefield import GameState
 from minesweep_env.game import program_win_rule
-from minesweep_env.solver import RULE_SETS, rules  # noqa: F401  (registers the rule sets)
+from minesweep_env.solver import RULE_SETS
 from minesweep_env.solver.autosolve import autosolve
 
 EXPECTED_ORDER = ("endoh-alt", "endoh", "mysweeper", "groups", "substitution", "complete")

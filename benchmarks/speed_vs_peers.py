@@ -48,9 +48,9 @@ import probability
 from peers import PeerMissing, minesolve, toollib
 
 import minesweep_env  # noqa: F401  (registers the env)
-from semiautomines_agents import make_agent
 from minesweep_env import STANDARD_BOARDS
 from minesweep_env.generation import generate_no_guess
+from semiautomines_agents import make_agent
 
 RESULTS = Path(__file__).parent / "results" / "speed_vs_peers.md"
 

@@ -20,7 +20,6 @@ from minesweep_env import RULE_SETS, Minefield, MineLayout, get_rule_set, mine_p
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.minefield import GameState
 from minesweep_env.game import program_win_rule
-from minesweep_env.solver import rules  # noqa: F401  (registers every rule set)
 from minesweep_env.solver.autosolve import autosolve
 
 GAMES = 40
