@@ -7,6 +7,9 @@ included), ``greedy-opening`` (the known-best first click, then random
 tie-breaks), ``greedy-zero`` (the known-best first click, ties to the
 likeliest zero without the look-ahead) and ``ppo``
 (a saved MaskablePPO model).
+
+The repository keeps this package in ``agents/``; it installs as
+``semiautomines_agents``, an import name no other package uses.
 """
 
 from __future__ import annotations

@@ -38,18 +38,15 @@ from typing import Literal
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from .base import Agent
 
 LOOKAHEAD = 6
 """Tied cells (the likeliest zeros) whose chance of progress is computed exactly;
 each costs one engine call per number it could show."""
-
-CACHE_LIMIT = 512
-"""Frontier component counts kept between moves (consecutive positions share
-most components); cleared when full."""
 
 TieBreak = Literal["lookahead", "zero", "random"]
 TIE_BREAKS = ("lookahead", "zero", "random")
@@ -71,14 +68,7 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     """
     safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
     safe[view == FLAGGED] = 0.0
-    padded = np.pad(safe, 1, constant_values=1.0)
-    height, width = view.shape
-    product = np.ones_like(safe)
-    for dy in range(3):
-        for dx in range(3):
-            if dx != 1 or dy != 1:
-                product *= padded[dy : dy + height, dx : dx + width]
-    return product
+    return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
 
 
 def progress_chance(board: Board, cell: int, cache: dict | None = None) -> float:

@@ -1,7 +1,7 @@
 """The learned agent: a saved MaskablePPO model playing through the env's observation.
 
 By default it loads the model shipped in ``agents/models/`` (trained by
-``agents/train_ppo.py``); ``--model PATH`` picks another. The policy is fully
+``semiautomines train``); ``--model PATH`` picks another. The policy is fully
 convolutional (one logit per cell), so the same weights play any board size:
 this agent therefore runs the policy network directly rather than through
 ``model.predict``, which insists on the training board's observation shape.
@@ -9,7 +9,10 @@ this agent therefore runs the policy network directly rather than through
 
 from __future__ import annotations
 
+import base64
 import json
+import pickletools
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +21,11 @@ from .base import Agent
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models live."""
+
+
+LEGACY_POLICY_MODULE = "agents.policies"
+"""Where a model saved while this package installed as ``agents`` (the shipped
+one among them) says its policy class lives."""
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -37,7 +45,7 @@ def default_model_path() -> Path:
     if not candidates:
         raise ModelNotFoundError(
             f"no PPO model shipped yet (nothing matches {MODELS_DIR}/ppo_*.zip); "
-            "train one with agents/train_ppo.py or pass --model PATH"
+            "train one with semiautomines train or pass --model PATH"
         )
     return candidates[-1]
 
@@ -46,7 +54,7 @@ def obs_mode_of(observation_shape: tuple[int, ...], sidecar: Path) -> str:
     """The env observation a model was trained on.
 
     From ``<model>.json`` when it exists (``obs_mode``, or ``env_kwargs.obs_mode``
-    as ``agents/train_ppo.py`` writes it), else from the observation shape
+    as ``semiautomines train`` writes it), else from the observation shape
     (11 planes, 12 planes with probabilities, or a 2-D grid).
     """
     if sidecar.is_file():
@@ -59,6 +67,39 @@ def obs_mode_of(observation_shape: tuple[int, ...], sidecar: Path) -> str:
     if observation_shape[0] == 12:
         return "planes+probabilities"
     return "planes"
+
+
+def saved_policy_module(path: Path) -> str | None:
+    """The module a saved model names for its policy class (read, not imported),
+    or ``None`` when the file does not say."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+        pickled = base64.b64decode(data["policy_class"][":serialized:"])
+        names = [arg for _, arg, _ in pickletools.genops(pickled) if isinstance(arg, str)]
+    except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
+        return None
+    return names[0] if names else None
+
+
+def _no_schedule(_progress_remaining: float) -> float:
+    return 0.0
+
+
+def load_objects(path: Path) -> dict:
+    """What ``MaskablePPO.load`` takes as given instead of unpickling from ``path``.
+
+    The learning-rate schedules only matter to training, and each is pickled
+    with the name of the module that trained the model; a model saved under
+    the old import name names ``agents.policies.CellPolicy``, today's
+    :class:`~semiautomines_agents.policies.CellPolicy`.
+    """
+    objects: dict = {"learning_rate": 0.0, "lr_schedule": _no_schedule}
+    if saved_policy_module(path) == LEGACY_POLICY_MODULE:
+        from .policies import CellPolicy  # torch and sb3: only when a model is loaded
+
+        objects["policy_class"] = CellPolicy
+    return objects
 
 
 class PPOAgent(Agent):
@@ -82,7 +123,7 @@ class PPOAgent(Agent):
         torch.set_num_threads(1)  # evaluation runs one process per core
         self.model_path = path
         try:
-            self._model = MaskablePPO.load(path, device="cpu")
+            self._model = MaskablePPO.load(path, device="cpu", custom_objects=load_objects(path))
         except Exception as error:  # a zip that is not a MaskablePPO model
             raise ModelNotFoundError(f"{path}: cannot load a MaskablePPO model ({error})") from None
         self._policy = self._model.policy

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.evaluation import Settings, board_target, evaluate, markdown_table
+from semiautomines_agents.evaluation import Settings, board_target, evaluate, markdown_table
 
 TARGETS = {
     ("safe", "beginner"): 0.90,

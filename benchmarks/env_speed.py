@@ -11,6 +11,15 @@ the rest. Targets on one core (issue 6): beginner >= 1,000 games/s and expert
     python benchmarks/env_speed.py                      # all boards, endoh and complete
     python benchmarks/env_speed.py --seconds 10 --rule-sets complete --boards expert
     python benchmarks/env_speed.py --no-info-probability  # the fastest setting
+    python benchmarks/env_speed.py --peer gym-minesweeper --peer jumanji  # beside the peers
+
+With ``--peer`` it measures games/s of the same random masked agent, rule set
+``complete``, beside public peers in one interleaved run (A B A B ... blocks of
+``--seconds`` each): ours in one env, ours as ``make_vec(..., num_envs=64)``
+in ``sync`` mode and, when the env has one, ``vector_entry_point`` mode, PyPI
+gym-minesweeper 0.0.1 and Jumanji 1.1.2's ``Minesweeper-v0`` (jit + vmap over
+64 boards, CPU; both from the ``bench`` extra). What one step does differs: see
+:data:`STEP`.
 
 Rates are per CPU second of this process, so they stand for one core even
 when other work shares the machine (cache and memory contention still add
@@ -27,10 +36,24 @@ from contextlib import contextmanager
 
 import gymnasium as gym
 import numpy as np
+from peers import PeerMissing, gym_ms, jumanji_ms
 
 import minesweep_env
 from minesweep_env.envs import probabilities as probability_module
 from minesweep_env.game import Game
+
+PEERS = ("gym-minesweeper", "jumanji")
+
+STEP = {
+    "ours": "probe one cell, flood-fill its zero area, then the auto-solver (rule set "
+    "complete: exact inference) makes every move it can prove; "
+    "observation planes, mask and info (mine probability of the probed cell by default)",
+    "gym-minesweeper": "probe one cell and flood-fill its zero area; no inference, no safe "
+    "first click",
+    "jumanji": "reveal one cell: no flood fill, no inference, no safe first click; 64 boards "
+    "per compiled step",
+}
+"""What one env step does on each side, printed beside the figures."""
 
 
 class Timers:
@@ -111,6 +134,142 @@ def run(board: str, rule_set: str, seconds: float, info_probability: bool, obs_m
     }
 
 
+class RandomGames:
+    """Ours, one env: the random masked agent of :func:`run`, without the timers."""
+
+    def __init__(self, board: str, rule_set: str = "complete", info_probability: bool = True):
+        self.env = gym.make(
+            "SemiAutoMines-v0", board=board, rule_set=rule_set, info_probability=info_probability
+        )
+        self.rng = np.random.default_rng(0)
+        self.seed = 0
+
+    def play(self, cpu_seconds: float) -> tuple[int, int, int]:
+        """Whole games until ``cpu_seconds`` of process time pass: (games, steps, wins)."""
+        games = steps = wins = 0
+        deadline = time.process_time() + cpu_seconds
+        while time.process_time() < deadline:
+            _, info = self.env.reset(seed=self.seed)
+            self.seed += 1
+            done = False
+            while not done:
+                valid = np.flatnonzero(info["action_mask"])
+                action = valid[self.rng.integers(len(valid))]
+                _, _, terminated, truncated, info = self.env.step(action)
+                steps += 1
+                done = terminated or truncated
+            games += 1
+            wins += info["state"] == "won"
+        return games, steps, wins
+
+
+class VectorRandomGames:
+    """Ours, ``gymnasium.make_vec`` over ``num_envs`` boards in one process.
+
+    :raises PeerMissing: when ``mode`` is ``"vector_entry_point"`` and the env has none yet.
+    """
+
+    def __init__(
+        self,
+        board: str,
+        num_envs: int,
+        mode: str,
+        rule_set: str = "complete",
+        info_probability: bool = True,
+    ):
+        try:
+            self.envs = gym.make_vec(
+                "SemiAutoMines-v0",
+                num_envs=num_envs,
+                vectorization_mode=mode,
+                board=board,
+                rule_set=rule_set,
+                info_probability=info_probability,
+            )
+        except gym.error.Error as error:
+            raise PeerMissing(f"no {mode} mode in this version ({error})") from None
+        self.rng = np.random.default_rng(0)
+        _, self.info = self.envs.reset(seed=0)
+
+    def play(self, cpu_seconds: float) -> tuple[int, int, int]:
+        """Batched steps until ``cpu_seconds`` of process time pass: (games, steps, wins)."""
+        games = steps = wins = 0
+        deadline = time.process_time() + cpu_seconds
+        while time.process_time() < deadline:
+            masks = np.asarray(self.info["action_mask"], dtype=bool)
+            # Per board the valid cell with the highest random score: uniform over valid cells.
+            scores = self.rng.random(masks.shape) * masks
+            actions = scores.argmax(axis=1)
+            _, _, terminated, truncated, self.info = self.envs.step(actions)
+            ended = np.asarray(terminated) | np.asarray(truncated)
+            steps += len(actions)
+            games += int(ended.sum())
+            wins += int(np.sum(ended & (np.asarray(self.info["state"]) == "won")))
+        return games, steps, wins
+
+
+def _make_runner(name: str, board: str, info_probability: bool):
+    """A player by row name; may raise :class:`PeerMissing`."""
+    if name == "ours":
+        return RandomGames(board, info_probability=info_probability)
+    if name.startswith("ours "):
+        mode = name.split()[1]
+        return VectorRandomGames(board, 64, mode, info_probability=info_probability)
+    if name == "gym-minesweeper":
+        return gym_ms.RandomGames(board)
+    if name == "jumanji":
+        return jumanji_ms.RandomGames(board, num_envs=64)
+    raise ValueError(f"unknown player {name!r}")
+
+
+def interleaved_games(
+    board: str, names: list[str], rounds: int, seconds: float, info_probability: bool = True
+) -> tuple[dict[str, dict], dict[str, str]]:
+    """Each player plays ``rounds`` blocks of ``seconds`` CPU s, A B A B ... in one process.
+
+    Returns per player the totals (games, steps, wins, cpu, wall) and, for players
+    that could not start, why (the rest are still measured).
+    """
+    runners, missing = {}, {}
+    for name in names:
+        try:
+            runners[name] = _make_runner(name, board, info_probability)
+        except PeerMissing as error:
+            missing[name] = str(error)
+    fields = ("games", "steps", "wins", "cpu", "wall")
+    totals = {name: dict.fromkeys(fields, 0.0) for name in runners}
+    for _ in range(rounds):
+        for name, runner in runners.items():
+            cpu, wall = time.process_time(), time.perf_counter()
+            games, steps, wins = runner.play(seconds)
+            total = totals[name]
+            total["cpu"] += time.process_time() - cpu
+            total["wall"] += time.perf_counter() - wall
+            total["games"] += games
+            total["steps"] += steps
+            total["wins"] += wins
+    return totals, missing
+
+
+def peer_players(peers: list[str]) -> list[str]:
+    """The players of a peer run: ours in its three shapes, then the peers asked for."""
+    return ["ours", "ours sync", "ours vector_entry_point", *peers]
+
+
+def print_peer_run(board: str, totals: dict[str, dict], missing: dict[str, str]) -> None:
+    """One board's interleaved run as a table, games/s per CPU second and per wall second."""
+    print(f"\n{board}: random masked agent, rule set complete for ours, interleaved blocks")
+    print(f"{'player':<26}{'games':>8}{'games/s CPU':>13}{'games/s wall':>14}{'steps/game':>12}")
+    for name, total in totals.items():
+        print(
+            f"{name:<26}{int(total['games']):>8}{total['games'] / total['cpu']:>13.0f}"
+            f"{total['games'] / total['wall']:>14.0f}"
+            f"{total['steps'] / max(total['games'], 1):>12.1f}"
+        )
+    for name, why in missing.items():
+        print(f"{name:<26}skipped: {why}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", default="beginner,intermediate,expert")
@@ -124,7 +283,28 @@ def main() -> None:
         action="store_true",
         help='skip info["mine_probability"] (env argument info_probability=False)',
     )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        choices=PEERS,
+        default=[],
+        help="measure beside this peer, interleaved (repeatable; needs the bench extra)",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="A B A B rounds with --peer")
     args = parser.parse_args()
+    if args.peer:
+        for side, step in STEP.items():
+            print(f"one step, {side}: {step}")
+        for board in args.boards.split(","):
+            totals, missing = interleaved_games(
+                board,
+                peer_players(args.peer),
+                args.rounds,
+                args.seconds,
+                not args.no_info_probability,
+            )
+            print_peer_run(board, totals, missing)
+        return
     minesweep_env.get_rule_set("complete")  # loads the built-in rule sets
     available = set(minesweep_env.RULE_SETS)
 

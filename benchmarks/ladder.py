@@ -9,9 +9,10 @@ is stuck, the player guesses the covered cell with the lowest exact mine
 probability (:func:`minesweep_env.mine_probabilities`, total mine count known;
 ties go to the first cell of a seeded per-game order, so the same position gets
 the same guess under every rule set), until the game is won or lost. A game is won by
-the rule set's own win rule: the IOCCC rule sets need every cell probed or
-flagged, so ``endoh-alt`` must guess (into a mine) when a mine that no number
-touches is all that is left.
+the win rule of the program the rule set reproduces
+(:func:`minesweep_env.game.program_win_rule`): the IOCCC rule sets need every
+cell probed or flagged, so ``endoh-alt`` must guess (into a mine) when a mine
+that no number touches is all that is left.
 
 Printed per rule set and board:
 
@@ -45,7 +46,8 @@ from tqdm import tqdm
 from minesweep_env import STANDARD_BOARDS, Minefield, MineLayout, get_rule_set, mine_probabilities
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.minefield import GameState
-from minesweep_env.solver import RULE_SETS, rules  # noqa: F401  (registers the rule sets)
+from minesweep_env.game import program_win_rule
+from minesweep_env.solver import RULE_SETS
 from minesweep_env.solver.autosolve import autosolve
 
 EXPECTED_ORDER = ("endoh-alt", "endoh", "mysweeper", "groups", "substitution", "complete")
@@ -74,7 +76,8 @@ def play(board_name: str, rule_set_name: str, game: int, seed: int) -> GameResul
     # order, so two rule sets that reach the same position make the same guess.
     tie_order = np.random.default_rng([seed, board_index, game, 2]).permutation(width * height)
     rule_set = get_rule_set(rule_set_name)
-    minefield = Minefield(layout, first_click="safe", rng=click_rng, win_rule=rule_set.win_rule)
+    win_rule = program_win_rule(rule_set_name)
+    minefield = Minefield(layout, first_click="safe", rng=click_rng, win_rule=win_rule)
     result = GameResult(won=False, guesses=0, risky_guesses=0)
     x, y = width // 2, height // 2
     while True:

@@ -16,7 +16,17 @@ reference). Both the wall-clock time and the thread CPU time are printed.
 The second part measures the engine's main client, the ``complete`` rule set:
 whole games with its auto-solver and a random prober, in games per CPU second.
 
-Run: ``.venv/bin/python benchmarks/probability.py`` (``--help`` for options).
+With ``--peers`` it times instead, per level, ``--positions`` of these
+positions (spread evenly over the games played) the way JSMinesweeper's engine
+was timed: a warm-up pass over all positions, then per position the median of
+``--repeat`` runs, interleaved per position with the peers run live in the same
+run: ``ms-toollib``'s ``cal_probability_onboard`` in this process (bench extra)
+and JSMinesweeper's engine under node (``--jsminesweeper DIR``, a checkout). It
+prints the median and p99 per engine and checks on a sample that the three
+agree on every covered cell's probability.
+
+Run: ``.venv/bin/python benchmarks/probability.py`` (``--help`` for options);
+``benchmarks/speed_vs_peers.py`` runs the peer comparison with the others.
 """
 
 from __future__ import annotations
@@ -24,8 +34,11 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
+from peers import PeerMissing, toollib
+from peers.jsminesweeper import JSMinesweeperEngine
 from tqdm import tqdm
 
 from minesweep_env import (
@@ -39,6 +52,13 @@ from minesweep_env import (
 )
 from minesweep_env.core.cells import COVERED
 from minesweep_env.solver.probability.frontier import read_frontier
+
+EARLY_EXIT = "JSMinesweeper, early exit"
+"""JSMinesweeper's engine as its solver runs it by default: it stops at the first part of
+the frontier with a certain safe cell, so it does not give every cell's probability."""
+
+AGREEMENT = 1e-9
+"""Largest difference in a cell's mine probability the engines may show."""
 
 
 def play_greedy(width: int, height: int, mines: int, seed: int) -> list[Board]:
@@ -131,6 +151,128 @@ def scattered_positions(count: int) -> list[Board]:
     return positions
 
 
+def recorded_positions(level: str, count: int, min_games: int) -> list[Board]:
+    """``count`` positions spread evenly over those of :func:`collect` (fixed seeds)."""
+    positions, _ = collect(level, count, min_games)
+    picks = np.linspace(0, len(positions) - 1, min(count, len(positions))).round().astype(int)
+    return [positions[i] for i in picks]
+
+
+def _ms(start: int) -> float:
+    return (time.perf_counter_ns() - start) / 1e6
+
+
+def time_with_peers(
+    positions: list[Board], repeat: int, js: JSMinesweeperEngine | None, tl
+) -> dict[str, np.ndarray]:
+    """Per engine, per position: the median of ``repeat`` wall times in ms, after a warm-up
+    pass; the engines take turns per run (ours, ms-toollib, JSMinesweeper, ours, ...).
+
+    :param js: the node engine holding ``positions`` (``None``: not measured).
+    :param tl: the ``ms_toollib`` module (``None``: not measured).
+    """
+    cells = [toollib.to_toollib(board) for board in positions] if tl else []
+
+    def ours(i: int) -> float:
+        start = time.perf_counter_ns()
+        mine_probabilities(positions[i], positions[i].total_mines)
+        return _ms(start)
+
+    def theirs(i: int) -> float:
+        start = time.perf_counter_ns()
+        tl.cal_probability_onboard(cells[i], positions[i].total_mines)
+        return _ms(start)
+
+    engines = {"ours": ours}
+    if tl:
+        engines["ms-toollib"] = theirs
+    if js:
+        engines["JSMinesweeper"] = lambda i: js.time(i)[0]
+        engines[EARLY_EXIT] = lambda i: js.time(i, full=False)[0]
+    for i in tqdm(range(len(positions)), desc="warm-up", leave=False):
+        for run in engines.values():
+            run(i)
+    medians: dict[str, list[float]] = {name: [] for name in engines}
+    for i in tqdm(range(len(positions)), desc="timing", leave=False):
+        runs: dict[str, list[float]] = {name: [] for name in engines}
+        for _ in range(repeat):
+            for name, run in engines.items():
+                runs[name].append(run(i))
+        for name, times in runs.items():
+            medians[name].append(float(np.median(times)))
+    return {name: np.array(times) for name, times in medians.items()}
+
+
+def disagreements(
+    positions: list[Board], sample: int, js: JSMinesweeperEngine | None, tl
+) -> dict[str, float]:
+    """On ``sample`` positions spread evenly, the largest difference over covered cells
+    between engines: ours and ms-toollib against JSMinesweeper's exact integer tallies when
+    it runs (else ms-toollib against ours), and JSMinesweeper's own rounded floats."""
+    worst: dict[str, float] = {}
+
+    def note(name: str, difference: float) -> None:
+        worst[name] = max(worst.get(name, 0.0), difference)
+
+    picks = np.linspace(0, len(positions) - 1, min(sample, len(positions))).round().astype(int)
+    for i in picks:
+        board = positions[i]
+        covered = board.grid == COVERED
+        ours = mine_probabilities(board, board.total_mines)[covered]
+        exact = None
+        if js:
+            tallies = js.exact(int(i), board.grid.shape)[covered]
+            exact = np.array([float(Fraction(t)) for t in tallies])
+            note("ours vs JSMinesweeper (exact tallies)", float(np.max(abs(ours - exact))))
+            rounded = js.rounded(int(i), board.grid.shape)[covered]
+            note("JSMinesweeper's own floats vs its tallies", float(np.max(abs(rounded - exact))))
+        if tl:
+            theirs = toollib.mine_probabilities(tl, toollib.to_toollib(board), board.total_mines)
+            reference, against = (exact, "JSMinesweeper (exact tallies)") if js else (ours, "ours")
+            note(f"ms-toollib vs {against}", float(np.max(abs(theirs[covered] - reference))))
+    return worst
+
+
+def peer_run(
+    level: str, count: int, min_games: int, repeat: int, sample: int, jsminesweeper: str | None
+) -> tuple[dict[str, np.ndarray], dict[str, float], dict[str, str]]:
+    """One level: per-position medians per engine, the disagreements, and the peers missing."""
+    positions = recorded_positions(level, count, min_games)
+    missing: dict[str, str] = {}
+    try:
+        tl = toollib.load()
+    except PeerMissing as error:
+        tl, missing["ms-toollib"] = None, str(error)
+    try:
+        js = JSMinesweeperEngine(jsminesweeper)
+        js.load(positions)
+    except PeerMissing as error:
+        js, missing["JSMinesweeper"] = None, str(error)
+    try:
+        times = time_with_peers(positions, repeat, js, tl)
+        worst = disagreements(positions, sample, js, tl)
+    finally:
+        if js:
+            js.close()
+    return times, worst, missing
+
+
+def print_peer_run(level: str, times: dict, worst: dict, missing: dict) -> None:
+    """One level's peer run as lines of text."""
+    count = len(times["ours"])
+    print(f"\n{level}: {count} positions, median of runs per position, wall ms")
+    print(f"{'engine':<26}{'median':>10}{'p99':>10}{'ours/peer (median)':>20}")
+    for name, ms in times.items():
+        ratio = np.median(times["ours"]) / np.median(ms)
+        print(f"{name:<26}{np.median(ms):>10.4f}{np.percentile(ms, 99):>10.4f}{ratio:>20.2f}")
+    for name, why in missing.items():
+        print(f"{name:<26}skipped: {why}")
+    for pair, difference in worst.items():
+        limit = 1e-8 if pair.startswith("JSMinesweeper's own") else AGREEMENT
+        verdict = "agree" if difference <= limit else "DISAGREE"
+        print(f"largest difference, {pair}: {difference:.2e} ({verdict}, limit {limit:g})")
+
+
 def complete_games_per_second(level: str, games: int) -> tuple[float, float]:
     """Whole games with the ``complete`` auto-solver and a random prober: games and
     steps per CPU second."""
@@ -154,13 +296,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000, help="positions per level, at least")
     parser.add_argument("--min-games", type=int, default=50, help="games per level (at least)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per position")
     parser.add_argument(
         "--engines", nargs="+", default=list(ENGINES), choices=list(ENGINES),
-        help="engines to time, interleaved position by position",
+        help="engines to time, interleaved position by position (without --peers)",
     )
+    parser.add_argument("--repeat", type=int, help="timed runs per position (default 5)")
     parser.add_argument(
-        "--levels", nargs="+", default=["expert", "intermediate", "beginner"],
+        "--levels",
+        nargs="+",
+        default=["expert", "intermediate", "beginner"],
         choices=list(STANDARD_BOARDS),
     )
     parser.add_argument(
@@ -173,7 +317,29 @@ def main() -> None:
         metavar="N",
         help="also time N expert positions with cells shown at random (a stress test)",
     )
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="time beside ms-toollib and JSMinesweeper instead (median of --repeat, default 5)",
+    )
+    parser.add_argument("--jsminesweeper", metavar="DIR", help="a JSMinesweeper checkout")
+    parser.add_argument(
+        "--sample", type=int, default=100, help="positions per level checked for agreement"
+    )
     args = parser.parse_args()
+    if args.peers:
+        for level in args.levels:
+            run = peer_run(
+                level,
+                args.positions,
+                args.min_games,
+                args.repeat or 5,
+                args.sample,
+                args.jsminesweeper,
+            )
+            print_peer_run(level, *run)
+        return
+    args.repeat = args.repeat or 5
     print("probabilities per call, positions from lowest-probability play, total known")
     print(f"(warm-up, then median of {args.repeat} runs per position; wall / thread CPU, ms)")
     header = (

@@ -8,10 +8,28 @@ import numpy as np
 
 from .core.first_click import FirstClick
 from .core.layout import MineLayout
-from .core.minefield import GameState, Minefield
+from .core.minefield import GameState, Minefield, WinRule
 from .formats import load_layout
-from .solver.autosolve import autosolve
-from .solver.base import RuleSet, get_rule_set
+from .solver.autosolve import SolverObserver, autosolve
+from .solver.base import RuleSet
+from .solver.registry import get_rule_set
+
+IOCCC_RULE_SETS = frozenset({"endoh", "endoh-alt"})
+"""The rule sets of the IOCCC 2020 program (``prog.c`` and ``prog.alt.c``)."""
+
+
+def program_win_rule(rule_set: str | RuleSet) -> WinRule:
+    """The win rule of the program a rule set reproduces.
+
+    ``"nothing-covered"`` for the IOCCC rule sets: the program waits until no
+    cell is left covered, so under ``endoh-alt`` a mine no number proves
+    (``maps/ioccc/unwinnable.txt``) must be flagged by hand. ``"safe-cells-opened"``
+    for every other. The terminal game and the rule-set ladder play by it to
+    reproduce the program; :class:`Game` never looks it up: a rule set proves
+    cells, the game decides when it is won.
+    """
+    name = rule_set if isinstance(rule_set, str) else rule_set.name
+    return WinRule.NOTHING_COVERED if name in IOCCC_RULE_SETS else WinRule.SAFE_CELLS_OPENED
 
 
 class Game:
@@ -24,6 +42,10 @@ class Game:
     :param rule_set: a registered rule set name or instance.
     :param first_click: the first-click policy; ``"endoh"`` as the IOCCC program.
     :param seed: seeds the first-click policy's randomness.
+    :param win_rule: when the game is won, and :attr:`state` says so: ``"safe-cells-opened"``
+        (default, the usual rule and the env's) or ``"nothing-covered"`` (the IOCCC
+        program's: every mine flagged too; :func:`program_win_rule` gives it for
+        ``endoh`` and ``endoh-alt``).
     """
 
     def __init__(
@@ -32,10 +54,12 @@ class Game:
         rule_set: str | RuleSet = "endoh",
         first_click: FirstClick | str = FirstClick.ENDOH,
         seed: int | np.random.Generator | None = None,
+        win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ):
         self.rule_set = get_rule_set(rule_set)
+        self.rule_set.reset()  # an instance passed in may remember an earlier game
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.minefield = Minefield(layout, first_click, rng, win_rule=self.rule_set.win_rule)
+        self.minefield = Minefield(layout, first_click, rng, win_rule=win_rule)
         self.guesses = 0
         self.last_opened: list[tuple[int, int]] = []
         self.last_flagged: list[tuple[int, int]] = []
@@ -47,9 +71,16 @@ class Game:
         rule_set: str | RuleSet = "endoh",
         first_click: FirstClick | str = FirstClick.ENDOH,
         seed: int | np.random.Generator | None = None,
+        win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ) -> Game:
         """A game on the layout in ``path`` (IOCCC or ``x``/``o`` format)."""
-        return cls(load_layout(path), rule_set=rule_set, first_click=first_click, seed=seed)
+        return cls(
+            load_layout(path),
+            rule_set=rule_set,
+            first_click=first_click,
+            seed=seed,
+            win_rule=win_rule,
+        )
 
     @property
     def layout(self) -> MineLayout:
@@ -65,7 +96,16 @@ class Game:
         return self.minefield.height
 
     @property
+    def win_rule(self) -> WinRule:
+        return self.minefield.win_rule
+
+    @property
     def state(self) -> GameState:
+        """The verdict: ``"playing"``, ``"won"`` (by :attr:`win_rule`) or ``"lost"``.
+
+        The only one: the env reports it as ``info["state"]`` and the evaluation
+        harness counts its wins from it.
+        """
         return self.minefield.state
 
     @property
@@ -78,13 +118,15 @@ class Game:
         """The player's view (int8 codes, see :mod:`minesweep_env.core.cells`); read-only use."""
         return self.minefield.view
 
-    def probe(self, x: int, y: int) -> GameState:
+    def probe(self, x: int, y: int, observer: SolverObserver | None = None) -> GameState:
         """Probe (x, y) as a guess, then let the auto-solver run. Returns the state.
 
-        Probing a cell that is not covered (or a flag, or after the game) changes nothing.
+        Probing a cell that is not covered (or a flag, or after the game) changes nothing;
+        a cell off the board raises ``ValueError``.
+
+        :param observer: watches the auto-solver's rounds (see :func:`autosolve`).
         """
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise ValueError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
+        self.minefield.check_cell(x, y)
         self.last_opened, self.last_flagged = [], []
         if self.minefield.state is not GameState.PLAYING or self.minefield.view[y, x] >= 0:
             return self.state
@@ -94,7 +136,7 @@ class Game:
         opened = self.minefield.probe(x, y)
         flagged: list[int] = []
         if self.minefield.state is GameState.PLAYING:
-            more_opened, flagged = autosolve(self.minefield, self.rule_set)
+            more_opened, flagged = autosolve(self.minefield, self.rule_set, observer)
             opened += more_opened
         w = self.width
         self.last_opened = [(i % w, i // w) for i in opened]
@@ -102,7 +144,11 @@ class Game:
         return self.state
 
     def toggle_flag(self, x: int, y: int) -> bool:
-        """Flag or unflag a covered cell by hand; returns whether anything changed."""
+        """Flag or unflag a covered cell by hand; returns whether anything changed.
+
+        A cell off the board raises ``ValueError``.
+        """
+        self.minefield.check_cell(x, y)
         flagged = self.minefield.view[y, x] == -2
         return self.minefield.set_flag(x, y, not flagged)
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Set up a fresh virtual environment (.venv-test) and run the whole test suite:
-# ruff, then pytest. The README's test command and .ci/run both call this file.
+# ruff, mypy on the library, then pytest. The README's test command and .ci/run both call this file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv-test
 .venv-test/bin/python -m pip install --quiet --upgrade pip
 .venv-test/bin/python -m pip install --quiet -e '.[train,dev]'
 .venv-test/bin/ruff check .
+.venv-test/bin/mypy
 .venv-test/bin/python -m pytest -q tests notebooks/tour.ipynb --nbmake "$@"

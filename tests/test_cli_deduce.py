@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from minesweep_env import RULE_SETS, Board, deduce
-from minesweep_env.solver import rules  # noqa: F401  (registers every rule set)
 
 COMMAND = [sys.executable, "-m", "minesweep_env.cli.main", "deduce"]
 

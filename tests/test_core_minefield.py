@@ -164,3 +164,26 @@ def test_every_built_in_rule_set_is_registered_on_import():
         check=True,
     ).stdout.split()
     assert {"endoh", "endoh-alt", "mysweeper", "groups", "substitution", "complete"} <= set(names)
+
+
+@pytest.mark.parametrize("cell", [(-1, 0), (0, -1), (5, 0), (0, 5), (-5, -5)])
+def test_moves_off_the_board_are_refused_not_wrapped(cell):
+    """A negative index would reach the far edge through numpy: it must raise instead."""
+    game = field()
+    with pytest.raises(ValueError, match=rf"cell \({cell[0]}, {cell[1]}\) is outside the 5x5"):
+        game.probe(*cell)
+    with pytest.raises(ValueError, match="outside the 5x5 board"):
+        game.set_flag(*cell)
+    assert game.probes == 0 and game.mines_left == LAYOUT.mine_count
+    assert np.all(game.view == -1)
+
+
+def test_a_board_is_a_snapshot_of_the_view():
+    """``Board.view`` is ``Board.grid``: a copy of ``Minefield.view`` later moves leave alone."""
+    game = field()
+    game.probe(0, 0)
+    board = game.board()
+    assert board.view is board.grid
+    assert np.array_equal(board.view, game.view) and board.view is not game.view
+    game.set_flag(3, 2)
+    assert board.flag_count == 0 and board.total_mines == game.mine_count

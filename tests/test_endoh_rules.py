@@ -102,7 +102,9 @@ def test_counting_rule_is_endoh_only() -> None:
 @pytest.mark.parametrize(("rule_set", "state"), [("endoh", "won"), ("endoh-alt", "playing")])
 def test_unwinnable_map(rule_set: str, state: str) -> None:
     """``unwinnable.txt``: the corner mine touches no number; only ``endoh`` flags it."""
-    game = Game.from_file(MAPS / "unwinnable.txt", rule_set=rule_set, first_click="endoh")
+    game = Game.from_file(
+        MAPS / "unwinnable.txt", rule_set, first_click="endoh", win_rule="nothing-covered"
+    )
     assert game.probe(4, 4) == state
     corner = "!" if rule_set == "endoh" else "?"
     assert game.rows() == [corner + "!200", "!!200", "22100", "00000", "00000"]
@@ -123,7 +125,8 @@ def test_fresh_solver_finds_nothing_after_each_probe() -> None:
     for _ in range(60):
         width, height = int(rng.integers(5, 17)), int(rng.integers(5, 13))
         layout = MineLayout.random(width, height, int(width * height * rng.uniform(0.1, 0.25)), rng)
-        game = Game(layout, rule_set="endoh", first_click="endoh")
+        # The program's win rule: the solver also runs after the last safe cell opens.
+        game = Game(layout, "endoh", first_click="endoh", win_rule="nothing-covered")
         while game.state == "playing":
             safe = np.argwhere((game.view == COVERED) & ~game.layout.mines)
             y, x = safe[rng.integers(len(safe))]

@@ -286,8 +286,7 @@ def test_endoh_alt_stuck_position_ends_as_a_win():
     _, reward, terminated, truncated, info = env.step(24)  # (4, 4): floods everything safe
     game = env.unwrapped.game
     assert (reward, terminated, truncated) == (1.0, True, False)
-    assert info["state"] == "won"
-    assert game.state == "playing"  # the program's own rule would wait forever
+    assert info["state"] == game.state == "won"  # the program would wait: the env does not
     assert game.minefield.all_safe_opened
     assert game.rows()[0][0] == "?"
     _, reward, terminated, _, after = env.step(0)  # the stuck mine: the game is over
@@ -303,6 +302,43 @@ def test_endoh_alt_stuck_position_ends_as_a_win():
         "won",
         "won",
     )
+
+
+# A mine no number touches, as unwinnable.txt's corner: only a count rule can flag it.
+CORNERED = MineLayout.from_rows(["xxoooo", "xxoooo", "oooooo", "oooooo", "ooooxo", "oooooo"])
+
+
+@pytest.mark.parametrize("rule_set", sorted(minesweep_env.RULE_SETS))
+def test_the_env_and_its_game_give_one_verdict(rule_set):
+    """info["state"] is game.state on every step, and a won episode is a won game.
+
+    Random games, unwinnable.txt and a cornered mine, where rule sets without
+    the count rule leave a mine covered once every safe cell is open.
+    """
+    unwinnable = str(IOCCC_MAPS / "unwinnable.txt")
+    envs = [
+        (gym.make("SemiAutoMines-v0", rule_set=rule_set, width=6, height=6, mines=5), None),
+        (gym.make("SemiAutoMines-v0", maps=unwinnable, rule_set=rule_set), None),
+        (gym.make("SemiAutoMines-v0", rule_set=rule_set, width=6, height=6), CORNERED),
+    ]
+    rng = np.random.default_rng(3)
+    outcomes = set()
+    left_covered = 0
+    for env, layout in envs:
+        for seed in range(15):
+            options = {"layout": layout} if layout is not None else None
+            _, first = env.reset(seed=seed, options=options)
+            game = env.unwrapped.game
+            assert first["state"] == game.state == "playing"
+            for step in steps(env, rng, first):
+                assert step[-1]["state"] == game.state  # on every step, not only the last
+            outcomes.add(game.state.value)
+            if step[3] and game.state != "lost":  # terminated, not lost
+                assert game.state == "won" and game.minefield.all_safe_opened
+                left_covered += bool(np.any(game.view == COVERED))
+    assert outcomes == {"won", "lost"}
+    if rule_set == "endoh-alt":
+        assert left_covered, "no won game left a mine unflagged: the hard case was not played"
 
 
 @pytest.mark.parametrize("rule_set", ["endoh-alt", "mysweeper", "groups"])

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import pytest
 
-from agents.evaluation import (
+from minesweep_env import MapFormatError, MineLayout, format_ioccc
+from minesweep_env.cli.main import main as cli_main
+from semiautomines_agents.evaluation import (
     GameRecord,
     Settings,
     board_target,
@@ -22,7 +27,6 @@ from agents.evaluation import (
     summarise,
     wilson_interval,
 )
-from minesweep_env import MapFormatError, MineLayout, format_ioccc
 
 CLI = Path(sys.executable).with_name("semiautomines")
 RECORD_KEYS = {"agent", "board", "games", "wins", "win_rate", "ci_low", "ci_high"}
@@ -159,7 +163,7 @@ def test_plan_interleaves_agents_and_plays_maps_once_for_deterministic_agents(tm
 
 
 def test_a_fixed_first_click_is_played_for_every_agent(tmp_path):
-    from agents.evaluation import evaluate
+    from semiautomines_agents.evaluation import evaluate
 
     repo_maps = Path(__file__).resolve().parents[1] / "maps" / "no-guess" / "beginner"
     if not repo_maps.is_dir():
@@ -278,23 +282,26 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert not (tmp_path / "out").exists()  # nothing written before the input is checked
 
 
-def test_ppo_without_a_model_is_skipped_by_default_with_a_notice(tmp_path, monkeypatch):
-    from agents import ModelNotFoundError, default_model_path
-
-    try:
-        default_model_path()
-    except ModelNotFoundError:
-        pass
-    else:
-        pytest.skip("a PPO model is shipped: nothing to skip")
-    args = ["--boards", "beginner", "--maps", "none", "--games", "2", "--workers", "1"]
-    result = run_cli(*args, "--out", str(tmp_path / "out"), "--no-progress", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "skipping ppo: no PPO model shipped yet" in result.stderr
+def test_ppo_without_a_model_is_skipped_by_default_with_a_notice(tmp_path, monkeypatch, capsys):
+    # In this process, with an empty models folder: the "nothing shipped" case,
+    # whether or not the repository ships a model.
+    monkeypatch.setattr("semiautomines_agents.ppo.MODELS_DIR", tmp_path / "no_models")
+    monkeypatch.chdir(tmp_path)
+    args = ["evaluate", "--boards", "beginner", "--maps", "none", "--games", "2"]
+    args += ["--workers", "1", "--out", str(tmp_path / "out"), "--no-progress"]
+    assert cli_main(args) == 0
+    assert "skipping ppo: no PPO model shipped yet" in capsys.readouterr().err
     records = json.loads((only_run_folder(tmp_path / "out") / "results.json").read_text())
     assert [r["agent"] for r in records] == ["random", "greedy"]
-    explicit = run_cli("--agents", "ppo", "--out", str(tmp_path / "o2"), cwd=tmp_path)
-    assert explicit.returncode == 2 and "no PPO model shipped yet" in explicit.stderr
+    explicit = ["evaluate", "--agents", "ppo", "--maps", "none", "--out", str(tmp_path / "o2")]
+    assert cli_main(explicit) == 2
+    assert "no PPO model shipped yet" in capsys.readouterr().err
+    assert not (tmp_path / "o2").exists()
+
+
+def _read_all(stream: IO[str], chunks: list[str]) -> None:
+    """Collect a pipe as it is written (the test watches the progress bar live)."""
+    chunks.extend(iter(lambda: stream.read(64), ""))
 
 
 def test_ctrl_c_leaves_partial_results_and_says_so(tmp_path):
@@ -305,12 +312,27 @@ def test_ctrl_c_leaves_partial_results_and_says_so(tmp_path):
     process = subprocess.Popen(
         [*command, *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    deadline = time.monotonic() + 60
-    while not (out.exists() and any(out.iterdir())) and time.monotonic() < deadline:
+    # Ctrl-C once games are being played (the progress bar counts some), not during
+    # start-up: on a loaded machine start-up alone can outlast any fixed sleep.
+    stdout_chunks: list[str] = []
+    stderr_chunks: list[str] = []
+    readers = [
+        threading.Thread(target=_read_all, args=(stream, chunks), daemon=True)
+        for stream, chunks in ((process.stdout, stdout_chunks), (process.stderr, stderr_chunks))
+    ]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        counts = re.findall(r"\| *(\d+)/\d+", "".join(stderr_chunks))
+        if counts and int(counts[-1]) >= 50:
+            break
         time.sleep(0.1)
-    time.sleep(2.0)  # let some games finish
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    process.wait(timeout=60)
+    for reader in readers:
+        reader.join(timeout=10)
+    stdout, stderr = "".join(stdout_chunks), "".join(stderr_chunks)
     assert process.returncode == 130, stderr
     assert "interrupted: partial results" in stderr and "Traceback" not in stderr
     folder = only_run_folder(out)
@@ -331,7 +353,7 @@ def test_help_shows_an_example(tmp_path):
 
 @pytest.mark.slow
 def test_the_shipped_ppo_model_is_evaluated_by_default(tmp_path):
-    from agents import ModelNotFoundError, default_model_path
+    from semiautomines_agents import ModelNotFoundError, default_model_path
 
     try:
         model = default_model_path()

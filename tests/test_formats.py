@@ -194,3 +194,13 @@ def test_readers_never_modify_their_input(tmp_path):
     before = path.read_bytes()
     load_layout(path)
     assert path.read_bytes() == before
+
+
+def test_the_start_file_is_a_format_still_reached_through_generation():
+    """The ``NAME.start`` sidecar moved to formats; the old import names still work."""
+    import minesweep_env.formats as formats
+    import minesweep_env.generation as generation
+
+    for name in ("load_start", "start_path", "write_start"):
+        assert getattr(generation, name) is getattr(formats, name)
+    assert formats.load_start.__module__ == "minesweep_env.formats.start_file"

@@ -18,7 +18,7 @@ from minesweep_env.tui import geometry as geo
 from minesweep_env.tui import looks as lk
 from minesweep_env.tui.probability_worker import ProbabilityWorker
 from minesweep_env.tui.session import safest_cell
-from minesweep_env.tui.solver_steps import WatchedRuleSet, chunked, reveal_order
+from minesweep_env.tui.solver_steps import chunked, reveal_order
 
 UNWINNABLE = "maps/ioccc/unwinnable.txt"
 
@@ -157,9 +157,13 @@ def test_a_contradiction_stops_the_solver_with_a_message():
         def prove(self, board: Board) -> Proof:
             raise InconsistentBoardError("a 1 with two flags", (1, 0))
 
-    watched = WatchedRuleSet(Contradicted())
-    proof = watched.prove(Board(np.full((1, 3), COVERED, dtype=np.int8), 1))
-    assert proof == Proof(set(), set()) and "a 1 with two flags" in watched.contradiction
+    session = _row_session()
+    session.game.rule_set = Contradicted()
+    session.probe(1, 0)
+    assert session.solver_steps.contradiction is not None
+    assert "a 1 with two flags" in session.solver_steps.contradiction
+    assert session.message == "your flags contradict the numbers"
+    assert session.state is GameState.PLAYING and session.game.view[0, 1] == 1
 
 
 # -- clock, hint, odds -----------------------------------------------------------------------
@@ -187,7 +191,7 @@ def _wait_for_odds(session: Session) -> np.ndarray:
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         session.poll_odds()
-        result = session.odds.result(session.version)
+        result = session.probability_worker.result(session.version)
         if result is not None:
             return result
         time.sleep(0.01)

@@ -19,7 +19,7 @@ import pytest
 from minesweep_env import RULE_SETS, Minefield, MineLayout, get_rule_set, mine_probabilities
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.minefield import GameState
-from minesweep_env.solver import rules  # noqa: F401  (registers every rule set)
+from minesweep_env.game import program_win_rule
 from minesweep_env.solver.autosolve import autosolve
 
 GAMES = 40
@@ -31,7 +31,8 @@ def play(rule_set_name: str, game: int) -> tuple[GameState, int, int]:
     layout = MineLayout.random(8, 8, 10, rng)
     order = rng.permutation(64)
     rule_set = get_rule_set(rule_set_name)
-    field = Minefield(layout, "safe", np.random.default_rng([7, game, 1]), rule_set.win_rule)
+    win_rule = program_win_rule(rule_set_name)
+    field = Minefield(layout, "safe", np.random.default_rng([7, game, 1]), win_rule)
     guesses = risky = 0
     x, y = 3, 3
     while True:

@@ -10,7 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from gymnasium import spaces  # noqa: E402
 
-from agents.policies import CellPolicy, policy_for_board  # noqa: E402
+from semiautomines_agents.policies import CellPolicy, policy_for_board  # noqa: E402
 
 
 def make_policy(planes: int = 12, height: int = 9, width: int = 9, seed: int = 0) -> CellPolicy:

@@ -15,9 +15,9 @@ import gymnasium as gym  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 import minesweep_env  # noqa: E402, F401
-from agents.policies import policy_for_board  # noqa: E402
-from agents.train_ppo import Args, main, train  # noqa: E402
 from minesweep_env.cli.main import main as cli_main  # noqa: E402
+from semiautomines_agents.policies import policy_for_board  # noqa: E402
+from semiautomines_agents.train_ppo import Args, main, train  # noqa: E402
 
 
 def tiny_args(tmp_path, **changes) -> Args:

@@ -101,7 +101,7 @@ def evaluate(
 ) -> Run:
     """Play every agent on every target and summarise.
 
-    :param agents: registry names (see :data:`agents.AGENTS`).
+    :param agents: registry names (see :data:`semiautomines_agents.AGENTS`).
     :param games: games per agent and board (maps: see :func:`games_for`).
     :param workers: processes; 1 plays in this process.
     :param progress: show a tqdm bar on stderr.

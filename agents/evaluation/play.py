@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from minesweep_env import STANDARD_BOARDS
+from minesweep_env.envs import ENV_ID
 
 from ..base import Agent
 from .stats import GameRecord
@@ -77,7 +78,7 @@ def make_env(target: Target, settings: Settings, obs_mode: str) -> Any:
         options["board"] = target.name
     else:
         options.update(width=target.width, height=target.height, mines=target.mines)
-    return gymnasium.make("SemiAutoMines-v0", disable_env_checker=True, **options)
+    return gymnasium.make(ENV_ID, disable_env_checker=True, **options)
 
 
 def play_game(env: Any, agent: Agent, chunk: Chunk, index: int) -> GameRecord:
@@ -118,7 +119,7 @@ def _record(index: int, info: dict, game: Any, seconds: float, invalid: bool) ->
     opened = int(np.count_nonzero(minefield.view >= 0))
     return GameRecord(
         index=index,
-        won=info["state"] == "won",  # the env's verdict (see its Episode End)
+        won=info["state"] == "won",  # game.state, the one verdict (see the env's Episode End)
         guesses=int(game.guesses),
         safe_opened=opened / safe_cells if safe_cells else 1.0,
         seconds=seconds,

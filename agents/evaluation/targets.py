@@ -13,15 +13,12 @@ the harness plays for every agent before handing over.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from minesweep_env import STANDARD_BOARDS, MapFormatError, load_layout
+from minesweep_env import MapFormatError, load_layout
+from minesweep_env.core.board_spec import parse_board_spec
 from minesweep_env.generation import load_start
-
-CUSTOM_BOARD = re.compile(r"^(\d+)x(\d+)x(\d+)$")
-"""``WIDTHxHEIGHTxMINES``, e.g. ``8x8x10``."""
 
 
 @dataclass(frozen=True)
@@ -49,20 +46,12 @@ class Target:
 
 
 def board_target(name: str) -> Target:
-    """A standard board by name, or ``WIDTHxHEIGHTxMINES``.
+    """A standard board by name, or ``WIDTHxHEIGHTxMINES``
+    (read by :func:`minesweep_env.core.board_spec.parse_board_spec`).
 
-    :raises ValueError: naming the accepted forms.
+    :raises ValueError: naming the accepted forms, or the bound a custom board breaks.
     """
-    if name in STANDARD_BOARDS:
-        width, height, mines = STANDARD_BOARDS[name]
-        return Target(name, "board", width, height, mines)
-    match = CUSTOM_BOARD.match(name)
-    if not match:
-        known = ", ".join(STANDARD_BOARDS)
-        raise ValueError(f"unknown board {name!r}; known: {known}, or WIDTHxHEIGHTxMINES")
-    width, height, mines = (int(g) for g in match.groups())
-    if width < 1 or height < 1 or not 0 < mines < width * height:
-        raise ValueError(f"board {name!r}: need width, height >= 1 and 0 < mines < cells")
+    width, height, mines = parse_board_spec(name)
     return Target(name, "board", width, height, mines)
 
 

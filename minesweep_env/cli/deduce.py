@@ -14,7 +14,7 @@ import sys
 from ..core.board import Board
 from ..core.cells import FLAGGED
 from ..errors import InconsistentBoardError
-from ..solver import RULE_SETS, deduce, rules  # noqa: F401  (rules registers the rule sets)
+from ..solver import RULE_SETS, deduce
 from ..solver.probability import count_position
 from .errors import CliError
 from .position_input import PositionFile

@@ -10,7 +10,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..core.cells import STANDARD_BOARDS
-from ..formats import format_ioccc
+from ..formats import format_ioccc, format_start, start_path
 from ..generation.no_guess import (
     METHODS,
     check_fits,
@@ -18,8 +18,8 @@ from ..generation.no_guess import (
     generate_no_guess,
     generate_random,
 )
-from ..generation.start_file import format_start, start_path
-from ..solver.base import get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .errors import EXIT_OK, CliError
 
 MAX_DRAWS = 10_000
@@ -121,22 +121,17 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--max-draws must be at least 1, got {args.max_draws}")
     if not args.no_guess and (args.rule_set or args.method):
         raise CliError("--rule-set and --method only apply with --no-guess")
-    rules = None
+    rules: RuleSet | None = None  # with --no-guess only
+    start: tuple[int, int] | None = (args.start[0], args.start[1]) if args.start else None
     if args.no_guess:
+        start = default_start(width, height) if start is None else start
         try:
             rules = get_rule_set(args.rule_set or "substitution")
-        except ValueError as error:
-            raise CliError(str(error)) from None
-    start = tuple(args.start) if args.start else None
-    if args.no_guess and start is None:
-        start = default_start(width, height)
-    if start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
-        raise CliError(f"start cell ({start[0]}, {start[1]}) is outside the {width}x{height} board")
-    if args.no_guess:
-        try:
             check_fits(width, height, mines, start)
         except ValueError as error:
             raise CliError(str(error)) from None
+    elif start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
+        raise CliError(f"start cell ({start[0]}, {start[1]}) is outside the {width}x{height} board")
     if args.out.exists() and not args.out.is_dir():
         raise CliError(f"{args.out}: exists and is not a folder")
     paths = [args.out / f"{prefix}-{i:03d}.txt" for i in range(args.count)]
@@ -144,13 +139,14 @@ def run(args: argparse.Namespace) -> int:
         for taken in (path, start_path(path)) if start else (path,):
             if taken.exists():
                 raise CliError(f"{taken}: already exists; choose another --out or --prefix")
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    fresh = args.seed is None  # then a seed from the OS, printed so the run can be repeated
+    seed = int(np.random.SeedSequence().generate_state(1)[0]) if fresh else args.seed
     written = []
     for i, path in enumerate(tqdm(paths, desc="maps", unit="map", disable=None, leave=False)):
         rng = np.random.default_rng([seed, i])
         record: dict = {"path": str(path)}
         try:
-            if args.no_guess:
+            if rules is not None:  # --no-guess
                 made = generate_no_guess(
                     width,
                     height,

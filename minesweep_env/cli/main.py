@@ -1,9 +1,12 @@
 """Entry point of the ``semiautomines`` console script.
 
-Each subcommand lives in its own module of this package with two functions:
-``add_parser(subparsers)`` builds its argparse parser and sets ``run``
-(``run(args) -> int``, the exit status) as the default ``func``. To add one,
-write the module and add its name to :data:`SUBCOMMANDS`.
+Each subcommand lives in a module with two functions: ``add_parser(subparsers)``
+builds its argparse parser and sets ``run`` (``run(args) -> int``, the exit
+status) as the default ``func``. The library's own subcommands are the modules
+of this package named in :data:`SUBCOMMANDS`. Other distributions add theirs
+through the ``semiautomines.commands`` entry-point group (name = module): that
+is how ``evaluate`` and ``train`` come from the agents package, which the
+library itself never imports.
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Iterator
+from importlib.metadata import entry_points
+from types import ModuleType
 
 from ..errors import InconsistentBoardError, MapFormatError
 from .errors import EXIT_BAD_INPUT, CliError
@@ -21,10 +27,12 @@ SUBCOMMANDS = (
     "deduce",
     "solvable",
     "generate",
-    "evaluate",
-    "train",
 )
-"""Subcommand modules, in the order ``--help`` lists them."""
+"""The library's subcommand modules, in the order ``--help`` lists them."""
+
+COMMANDS_GROUP = "semiautomines.commands"
+"""Entry-point group of the subcommands other distributions add (listed after
+the library's, by name)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,15 +49,16 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 success, 1 a negative answer (e.g. not solvable), 2 bad input.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name == f"{__package__}.{name}":
-                continue  # not written yet
-            raise
+    for module in _subcommand_modules():
         module.add_parser(subparsers)
     return parser
+
+
+def _subcommand_modules() -> Iterator[ModuleType]:
+    for name in SUBCOMMANDS:
+        yield importlib.import_module(f"{__package__}.{name}")
+    for entry in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        yield entry.load()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 
 from ..core.cells import STANDARD_BOARDS
 from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
+from ..core.minefield import WinRule
 from ..formats import load_layout
-from ..solver.base import get_rule_set
+from ..game import program_win_rule
+from ..solver.registry import get_rule_set
 from .errors import CliError
 
 if TYPE_CHECKING:
@@ -63,6 +65,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="first-probe protection; endoh (default, as the original) removes a mine "
         "under the first probe, safe moves it, zero clears its neighbours too, none",
     )
+    parser.add_argument(
+        "--win-rule",
+        choices=[rule.value for rule in WinRule],
+        help="when a game is won: nothing-covered (every mine flagged too, by the solver or "
+        "by hand) or safe-cells-opened; default: nothing-covered with endoh and endoh-alt, "
+        "as the original (unwinnable.txt waits for a hand flag), safe-cells-opened otherwise",
+    )
     parser.add_argument("--seed", type=int, help="seed for layouts and first-click moves")
     parser.add_argument(
         "--animate",
@@ -74,7 +83,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rule_set_names() -> list[str]:
-    from ..solver import RULE_SETS, rules  # noqa: F401  (importing rules registers them)
+    from ..solver.registry import RULE_SETS
 
     return sorted(RULE_SETS)
 
@@ -135,6 +144,7 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         size=size,
         map_path=map_path,
         seed=args.seed,
+        win_rule=args.win_rule or program_win_rule(args.rule_set).value,
     )
 
 
@@ -158,9 +168,12 @@ def _check_terminal(spec: GameSpec) -> None:
         return  # curses will tell
     from ..tui.geometry import fits
 
-    if spec.fills_terminal:
-        return
-    width, height = (spec.layout.width, spec.layout.height) if spec.layout else spec.size[:2]
+    if spec.layout is not None:
+        width, height = spec.layout.width, spec.layout.height
+    elif spec.size is not None:
+        width, height = spec.size[:2]
+    else:
+        return  # the field is made to fill the terminal
     if not fits(width, height, lines, cols):
         what = f"map {spec.map_path}" if spec.map_path else "board"
         raise CliError(

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..formats import format_board, load_layout
+from ..formats import format_board, load_layout, load_start, start_path
 from ..generation.solvability import is_solvable
-from ..generation.start_file import load_start, start_path
-from ..solver.base import get_rule_set
+from ..solver.registry import get_rule_set
 from .errors import EXIT_NEGATIVE, EXIT_OK, CliError
 
 EXAMPLES = """\

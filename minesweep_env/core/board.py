@@ -2,7 +2,10 @@
 
 A :class:`Board` is a snapshot, independent of any game: solvers, the
 probability engine and the command-line tools take one, whether it came from a
-running game or from a seed 002 board file.
+running game or from a seed 002 board file. From a game it is a copy of the
+player's view (:attr:`Minefield.view <minesweep_env.core.minefield.Minefield.view>`,
+``Game.view``), with the mine count: ``Board.view`` names the array as the game
+does, ``Board.grid`` (the field every solver reads) is the same array.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ class Board:
 
     def __post_init__(self) -> None:
         self.grid = np.asarray(self.grid, dtype=np.int8)
+
+    @property
+    def view(self) -> np.ndarray:
+        """The player's view this board is a snapshot of: the same array as :attr:`grid`."""
+        return self.grid
 
     @property
     def width(self) -> int:

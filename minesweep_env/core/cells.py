@@ -54,16 +54,37 @@ def neighbours(x: int, y: int, width: int, height: int) -> list[tuple[int, int]]
     return [(i % width, i // width) for i in neighbour_table(width, height)[y * width + x]]
 
 
+def neighbour_sum(values: np.ndarray, border: float = 0, combine: np.ufunc = np.add) -> np.ndarray:
+    """``combine`` of the eight neighbours of every cell of a 2-D array (their sum by default).
+
+    The one neighbourhood kernel: mine numbers, the solver's counts of covered
+    cells and flags, an agent's product of safe chances. The array is copied
+    into a fresh flat buffer with a border of ``border`` (plus one spare cell at
+    each end), so every neighbour is a contiguous slice at a fixed offset and
+    eight vectorised operations do the whole board, far cheaper than a loop or
+    a gather. A fresh buffer per call (a few microseconds) keeps callers on
+    different threads apart. Operands are combined in row-major order of the
+    neighbours, so float results do not depend on this implementation.
+
+    :param values: (H, W); the result has its dtype (mind overflow: 8 x the largest value).
+    :param border: what an off-board neighbour contributes.
+    :param combine: a binary ufunc, e.g. ``np.multiply`` with ``border=1``.
+    :returns: (H, W), a view into the buffer (not contiguous).
+    """
+    height, width = values.shape
+    stride = width + 2
+    buffer = np.full(stride * (height + 2) + 2, border, dtype=values.dtype)
+    buffer[1:-1].reshape(height + 2, stride)[1:-1, 1:-1] = values
+    # Rows 1..height of the padded grid (their border columns included), flat.
+    start, stop = stride + 1, stride * (height + 1) + 1
+    total = combine(
+        buffer[start - stride - 1 : stop - stride - 1], buffer[start - stride : stop - stride]
+    )
+    for offset in (1 - stride, -1, 1, stride - 1, stride, stride + 1):
+        combine(total, buffer[start + offset : stop + offset], out=total)
+    return total.reshape(height, stride)[:, 1:-1]
+
+
 def adjacent_mine_counts(mines: np.ndarray) -> np.ndarray:
     """Number of mines around every cell of a boolean (H, W) array, as int8."""
-    h, w = mines.shape
-    # A zero border by hand: np.pad costs more than the sums on boards this small.
-    padded = np.zeros((h + 2, w + 2), dtype=np.int8)
-    padded[1:-1, 1:-1] = mines
-    total = np.zeros((h, w), dtype=np.int8)
-    for dy in range(3):
-        for dx in range(3):
-            if dx == 1 and dy == 1:
-                continue
-            total += padded[dy : dy + h, dx : dx + w]
-    return total
+    return np.ascontiguousarray(neighbour_sum(np.asarray(mines, dtype=bool).view(np.int8)))

@@ -82,6 +82,15 @@ class Minefield:
     def all_safe_opened(self) -> bool:
         return self.safe_cells_left == 0
 
+    def check_cell(self, x: int, y: int) -> None:
+        """Raise ``ValueError`` unless (x, y) is on the board.
+
+        Numpy would read a negative index from the far edge: ``(-1, 0)`` is a
+        real cell to it, so every move by coordinates is checked here first.
+        """
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} board")
+
     def board(self) -> Board:
         """A snapshot of the player's view with the (current) total mine count."""
         return Board(self.view.copy(), self.mine_count)
@@ -90,8 +99,10 @@ class Minefield:
         """Probe (x, y); return the flat indices opened (zeros flood their neighbours).
 
         Probing a mine loses the game. Probing a probed or flagged cell, or any
-        cell after the game ended, changes nothing and returns ``[]``.
+        cell after the game ended, changes nothing and returns ``[]``. A cell off
+        the board raises ``ValueError``.
         """
+        self.check_cell(x, y)
         index = y * self.width + x
         if self.state is not GameState.PLAYING or self._flat_view[index] >= 0:
             return []
@@ -145,7 +156,11 @@ class Minefield:
         return opened
 
     def set_flag(self, x: int, y: int, flagged: bool = True) -> bool:
-        """Flag or unflag a covered cell; returns whether anything changed."""
+        """Flag or unflag a covered cell; returns whether anything changed.
+
+        A cell off the board raises ``ValueError``.
+        """
+        self.check_cell(x, y)
         index = y * self.width + x
         if self.state is not GameState.PLAYING:
             return False

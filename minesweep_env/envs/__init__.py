@@ -7,18 +7,21 @@ from .observations import OBS_MODES, PLANE_CODES, PLANE_NAMES
 
 ENV_ID = "SemiAutoMines-v0"
 ENTRY_POINT = "minesweep_env.envs.semi_auto_mines:SemiAutoMinesEnv"
+VECTOR_ENTRY_POINT = "minesweep_env.envs.vector:SemiAutoMinesVectorEnv"
 
 
 def register_envs() -> None:
     """Register ``SemiAutoMines-v0`` with Gymnasium (idempotent).
 
-    The entry point is a string, so importing :mod:`minesweep_env` does not
-    import the env module until an env is made.
+    The entry points are strings, so importing :mod:`minesweep_env` does not
+    import the env modules until an env is made. ``gymnasium.make_vec`` makes
+    the native batched env (``vector_entry_point``) unless told
+    ``vectorization_mode="sync"`` or ``"async"``.
     """
     from gymnasium.envs.registration import register, registry
 
     if ENV_ID not in registry:
-        register(id=ENV_ID, entry_point=ENTRY_POINT)
+        register(id=ENV_ID, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT)
 
 
 def __getattr__(name: str):

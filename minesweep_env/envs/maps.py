@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.layout import MineLayout
-from ..formats import load_layout
-from ..generation.start_file import load_start
+from ..formats import load_layout, load_start
 
 MapSource = str | Path | Iterable[str | Path]
 """A map file, a folder of ``*.txt`` maps, or a list of either."""

@@ -8,10 +8,7 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.cells import FLAGGED
-from ..solver.probability.engine import Weights, count_position
-
-_CACHE_LIMIT = 512
-"""Component counts kept between steps; cleared when full (the game moves on)."""
+from ..solver.probability.engine import CACHE_LIMIT, Weights, count_position
 
 KnownWeights = Callable[[Board], Weights | None]
 """Exact weights of a position already counted elsewhere, or ``None``."""
@@ -22,17 +19,26 @@ class ProbabilityPlane:
 
     The auto-solver's last call on a position ends with a full count when the
     rule set is ``complete``, and that rule set hands the result out
-    (``weights_for``): the env's position is exactly that one, so nothing is
-    counted twice. Otherwise the engine counts, and since consecutive
+    (``RuleSet.known_weights``): the env's position is exactly that one, so
+    nothing is counted twice. Otherwise the engine counts, and since consecutive
     positions of one game share most frontier components (only the part near
     the last probe changes), their exact counts are cached.
 
-    :param known_weights: a rule set's ``weights_for``, when it has one.
+    :param known_weights: a rule set's ``known_weights``.
     """
 
     def __init__(self, known_weights: KnownWeights | None = None) -> None:
         self._known_weights = known_weights
         self._cache: dict = {}
+
+    def weights(self, board: Board) -> Weights:
+        """The exact weights of ``board``: handed out by the rule set, or counted."""
+        weights = self._known_weights(board) if self._known_weights is not None else None
+        if weights is None:
+            if len(self._cache) > CACHE_LIMIT:
+                self._cache.clear()
+            weights = count_position(board, cache=self._cache)
+        return weights
 
     def __call__(self, board: Board) -> np.ndarray:
         """float64 (H, W): exact probability on covered cells, 1 on flags, 0 on probed cells.
@@ -40,11 +46,7 @@ class ProbabilityPlane:
         ``board.total_mines`` must be known (the env always knows it), so every
         covered cell has a probability.
         """
-        weights = self._known_weights(board) if self._known_weights is not None else None
-        if weights is None:
-            if len(self._cache) > _CACHE_LIMIT:
-                self._cache.clear()
-            weights = count_position(board, cache=self._cache)
+        weights = self.weights(board)
         plane = (board.grid == FLAGGED).astype(np.float64)
         flat = plane.reshape(-1)
         layouts = weights.layouts
@@ -52,6 +54,8 @@ class ProbabilityPlane:
         # digits is the slow part: divide each distinct weight once (it rounds once).
         ratio: dict[int, float] = {}
         for index, weight in weights.mine_weight.items():
+            if weight is None:  # only cells off the frontier, only without the total
+                raise ValueError("the probability plane needs the board's mine total")
             probability = ratio.get(weight)
             if probability is None:
                 probability = ratio[weight] = weight / layouts

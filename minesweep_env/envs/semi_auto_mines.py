@@ -13,12 +13,14 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from ..core.cells import COVERED, FLAGGED, STANDARD_BOARDS
+from ..core.board_spec import check_board_size, parse_board_spec
+from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
-from ..core.minefield import GameState
+from ..core.minefield import GameState, WinRule
 from ..game import Game
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,
@@ -102,7 +104,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     convolutions with padding 1 and stride 1 throughout, and a 1x1 convolution
     that gives every cell its own action logit, so a pattern learnt in one
     corner is known everywhere and one network plays every board size
-    (``agents.policies.CellPolicy`` is one, for MaskablePPO). ``MlpPolicy``
+    (``semiautomines_agents.policies.CellPolicy`` is one, for MaskablePPO). ``MlpPolicy``
     works as it is for a quick start; read ``"grid"`` as one channel
     (``obs[None]``) in a convolutional network.
 
@@ -137,14 +139,18 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Episode End
 
-    1. Termination, won: every safe cell is probed. This includes positions
-       where the rule set's own win rule would keep the game going: under
-       ``"endoh-alt"`` (and any rule set that ignores the mine count) all safe
-       cells can be open while mines that no number proves stay unflagged. The
-       IOCCC program then waits forever (``maps/ioccc/unwinnable.txt``); the
-       env ends the episode as a win, because the only valid actions left
-       would be mines. ``info["state"]`` says ``"won"``; ``game.state`` keeps
-       the rule set's own verdict (``"playing"``).
+    The game decides, and everyone reads its verdict: ``info["state"]`` is
+    ``env.unwrapped.game.state``, and the evaluation harness counts its wins.
+
+    1. Termination, won: every safe cell is probed (the game's
+       ``"safe-cells-opened"`` rule, under every rule set). Mines need not be
+       flagged: under ``"endoh-alt"`` (and any rule set that ignores the mine
+       count) all safe cells can be open while mines that no number proves stay
+       covered. The IOCCC program then waits forever for a hand flag
+       (``maps/ioccc/unwinnable.txt``; ``semiautomines play`` does the same);
+       the env ends the episode as a win, because the only valid actions left
+       would be mines. The auto-solver does not run after the winning probe,
+       so mines it would have flagged then stay covered in the last observation.
     2. Termination, lost: the probed cell held a mine.
     3. Truncation: ``max_steps`` steps (default ``W * H``). A game of valid
        actions never reaches it (each opens at least one safe cell); it only
@@ -156,7 +162,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     - ``"action_mask"``: ``bool`` (W*H,), the valid actions of the new position.
     - ``"guesses"``: probes the agent has made in this game (its valid actions).
-    - ``"state"``: ``"playing"``, ``"won"`` or ``"lost"``: the env's verdict (see Episode End).
+    - ``"state"``: ``"playing"``, ``"won"`` or ``"lost"``: ``game.state`` (see Episode End).
     - ``"map"``: the path of the map being played, or ``None``.
     - ``"start"``: (x, y) from the map's ``NAME.start`` sidecar, or ``None``. The
       no-guess suites (``maps/no-guess/``) are solvable without a guess from that
@@ -178,7 +184,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     What ``"mine_probability"`` costs: with ``rule_set="complete"`` almost
     nothing, since the auto-solver's last call on a position is a full exact
-    count and the rule set hands it out (``weights_for``); with other rule sets
+    count and the rule set hands it out (``known_weights``); with other rule sets
     one run of the probability engine per step, shared with the observation in
     ``"planes+probabilities"`` mode. ``info_probability=False`` skips it.
 
@@ -196,7 +202,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     - ``board="beginner"``: ``"beginner"`` (9x9, 10 mines), ``"intermediate"``
       (16x16, 40) or ``"expert"`` (30x16, 99): the classic levels every published
-      result uses. Ignored with ``maps``.
+      result uses; or ``"WIDTHxHEIGHTxMINES"`` such as ``"8x8x10"``. Ignored with ``maps``.
     - ``width=None``, ``height=None``, ``mines=None``: override the board's size
       and mine count (any of them), for custom boards. With ``maps``, a width or
       height must match the maps and ``mines`` is refused (each map has its own).
@@ -300,10 +306,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.map_start: tuple[int, int] | None = None
         self.layout_seed: int | None = None
         self.steps = 0
-        self.won = False
         self._probabilities: np.ndarray | None = None
         # complete hands out its last full count: the position the auto-solver left.
-        self._probability_plane = ProbabilityPlane(getattr(self.rule_set, "weights_for", None))
+        self._probability_plane = ProbabilityPlane(self.rule_set.known_weights)
         self._renderer: Any = None
         self._window: Any = None
 
@@ -325,27 +330,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
                         f"({self.maps[0].path})"
                     )
             return map_width, map_height, self.maps[0].layout.mine_count
-        if board not in STANDARD_BOARDS:
-            known = ", ".join(STANDARD_BOARDS)
-            raise ValueError(f"unknown board {board!r}; known: {known}")
-        base_width, base_height, base_mines = STANDARD_BOARDS[board]
+        base_width, base_height, base_mines = parse_board_spec(board)
         width = base_width if width is None else int(width)
         height = base_height if height is None else int(height)
         mines = base_mines if mines is None else int(mines)
-        if width < 1 or height < 1:
-            raise ValueError(f"the board must be at least 1x1, got {width}x{height}")
-        cells = width * height
-        # The first-click zone must always fit: a cell, or a cell and its neighbours.
-        zone = {
-            FirstClick.SAFE: 1,
-            FirstClick.ZERO: min(3, width) * min(3, height),
-        }.get(self.first_click, 0)
-        if not 0 <= mines <= cells - zone:
-            raise ValueError(
-                f"mines must be in 0..{cells - zone} on a {width}x{height} board with "
-                f"first_click={self.first_click.value!r}, got {mines}"
-            )
-        return width, height, mines
+        # The first-click zone must always fit: a cell, or for a zero a cell and its neighbours.
+        zone = min(3, width) * min(3, height) if self.first_click is FirstClick.ZERO else 1
+        return check_board_size(width, height, mines, mine_free=zone)
 
     # -- the Gymnasium API ------------------------------------------------------------------
 
@@ -376,9 +367,14 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         else:
             self.layout_seed = layout_seed
             layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
-        self.game = Game(layout, self.rule_set, self.first_click, seed=game_rng)
+        self.game = Game(
+            layout,
+            self.rule_set,
+            self.first_click,
+            seed=game_rng,
+            win_rule=WinRule.SAFE_CELLS_OPENED,  # the only rule an agent can always reach
+        )
         self.steps = 0
-        self.won = False
         self._probabilities = None
         info = self._info()
         if self.render_mode == "human":
@@ -399,15 +395,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         if valid:
             probability = self._chosen_probability(index) if self.info_probability else np.nan
             state = game.probe(index % self.width, index // self.width)
-            # Under endoh-alt all safe cells can be open while the game goes on: a win here.
-            self.won = state is GameState.WON or minefield.all_safe_opened
-            lost = state is GameState.LOST
-            reward = 1.0 if self.won else -1.0 if lost else 0.0
+            won, lost = state is GameState.WON, state is GameState.LOST
+            reward = 1.0 if won else -1.0 if lost else 0.0
             if self.reward_mode == "progress":
                 # After the probe: an "endoh" first click may have deleted a mine.
                 safe_total = minefield.width * minefield.height - minefield.mine_count
                 reward += len(game.last_opened) / safe_total if safe_total else 0.0
-            terminated = self.won or lost
+            terminated = won or lost
             if not lost:  # a loss leaves the view as it was: the probabilities still hold
                 self._probabilities = None
             opened_cells, flagged_cells = game.last_opened, game.last_flagged
@@ -456,12 +450,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         from ..render import render_ansi
 
         if self.render_mode == "ansi":
-            return render_ansi(game, won=self.won, color=True)
+            return render_ansi(game, color=True)
         if self._renderer is None:
             from ..render import BoardPainter
 
             self._renderer = BoardPainter()
-        picture = self._renderer.paint(game, won=self.won)
+        picture = self._renderer.paint(game)
         if self.render_mode == "rgb_array":
             return picture
         self._show(picture, game)
@@ -481,11 +475,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     def _playing(self) -> bool:
         assert self.game is not None
-        return self.game.state is GameState.PLAYING and not self.won
-
-    def _state(self) -> str:
-        assert self.game is not None
-        return GameState.WON.value if self.won else self.game.state.value
+        return self.game.state is GameState.PLAYING
 
     def _given_layout(self, layout: Any) -> MineLayout:
         if not isinstance(layout, MineLayout):
@@ -518,7 +508,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         return {
             "action_mask": self.action_masks(),
             "guesses": self.game.guesses,
-            "state": self._state(),
+            "state": self.game.state.value,
             "map": self.map_path,
             "start": self.map_start,
             "layout_seed": self.layout_seed,
@@ -537,7 +527,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         if self._probabilities is None:
             game = self._require_game()
             minefield = game.minefield
-            if self.won:
+            if game.state is GameState.WON:
                 # Every covered cell left is a mine.
                 self._probabilities = (minefield.view < 0).astype(np.float64)
             elif minefield.probes == 0:
@@ -573,4 +563,4 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         if self._window is None:
             self._window = Window("SemiAutoMines", self.metadata["render_fps"])
         if not self._window.show(picture):
-            print(render_ansi(game, won=self.won, color=True), flush=True)
+            print(render_ansi(game, color=True), flush=True)

@@ -1,5 +1,7 @@
 """Map and position file formats: readers, writers and format detection.
 
+Also the ``NAME.start`` sidecar that keeps a no-guess map's start cell beside it.
+
 ``load_layout`` reads either layout format (IOCCC or ``x``/``o`` grid), chosen
 from the content: a file whose first token is an integer is IOCCC.
 """
@@ -15,6 +17,7 @@ from .ioccc import format_ioccc, parse_ioccc
 from .layout_grid import format_layout_grid, parse_layout_grid
 from .position import format_board, parse_board
 from .source import read_text
+from .start_file import format_start, load_start, start_path, write_start
 
 
 def parse_layout(text: str, source: str = "<string>") -> MineLayout:
@@ -41,10 +44,14 @@ __all__ = [
     "format_board",
     "format_ioccc",
     "format_layout_grid",
+    "format_start",
     "load_board",
     "load_layout",
+    "load_start",
     "parse_board",
     "parse_ioccc",
     "parse_layout",
     "parse_layout_grid",
+    "start_path",
+    "write_start",
 ]

@@ -1,5 +1,7 @@
 """Map generation and the no-guess question: is a map solvable from a start cell?"""
 
+# The start file is a file format: it lives in formats, re-exported here where it used to be.
+from ..formats.start_file import load_start, start_path, write_start
 from .no_guess import (
     METHODS,
     GeneratedMap,
@@ -9,7 +11,6 @@ from .no_guess import (
     start_zone,
 )
 from .solvability import SolvabilityVerdict, is_solvable
-from .start_file import load_start, start_path, write_start
 
 __all__ = [
     "METHODS",

@@ -41,7 +41,8 @@ import numpy as np
 from ..core.board import Board
 from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..core.layout import MineLayout
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 from .solvability import is_solvable
 
 Method = Literal["repair", "rejection"]
@@ -291,10 +292,11 @@ def generate_no_guess(
         draws += 1
         mine_array = draw_outside_zone(width, height, mines, start, rng)
         if method == "repair":
-            mine_array, moved = _repair_until_solved(mine_array, start, rules, rng, max_repairs)
+            repaired, moved = _repair_until_solved(mine_array, start, rules, rng, max_repairs)
             repairs += moved
-            if mine_array is None:
+            if repaired is None:
                 continue
+            mine_array = repaired
         # Rejection accepts exactly the layouts this check accepts: uniform over them.
         if is_solvable(MineLayout(mine_array), start, rules):
             layout = layout_from_mines(mine_array, rng)

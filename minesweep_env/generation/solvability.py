@@ -22,7 +22,8 @@ from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, Minefield
 from ..solver.autosolve import autosolve
-from ..solver.base import RuleSet, get_rule_set
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
 
 
 @dataclass(frozen=True, eq=False)

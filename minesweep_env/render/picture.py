@@ -63,7 +63,8 @@ class BoardPainter:
     # -- tiles -------------------------------------------------------------------------------
 
     def _grid(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.mgrid[0 : self.cell, 0 : self.cell]
+        rows, columns = np.mgrid[0 : self.cell, 0 : self.cell]
+        return rows, columns
 
     def _covered_tile(self) -> np.ndarray:
         s, bevel = self.cell, max(2, self.cell // 8)

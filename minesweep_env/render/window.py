@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -33,8 +34,8 @@ class Window:
     def __init__(self, title: str, fps: float):
         self.title = title
         self.pause = 1.0 / fps
-        self._figure = None
-        self._image = None
+        self._figure: Any = None  # a matplotlib Figure once shown (matplotlib loads lazily)
+        self._image: Any = None
         self.available = display_available()
 
     def show(self, picture: np.ndarray) -> bool:

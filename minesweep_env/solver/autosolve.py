@@ -2,23 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..core.board import Board
 from ..core.cells import FLAGGED
 from ..core.minefield import GameState, Minefield
-from .base import RuleSet
+from .base import Proof, RuleSet
+
+SolverObserver = Callable[[Board, Proof], bool | None]
+"""Watches the auto-solver round by round (the terminal game animates it so).
+
+Called once a round with the position the rule set was given and its proof,
+before the proof is played. A true return stops the auto-solver there, with
+that proof unplayed; ``None`` or false lets it go on.
+"""
 
 
-def autosolve(minefield: Minefield, rule_set: RuleSet) -> tuple[list[int], list[int]]:
+def autosolve(
+    minefield: Minefield, rule_set: RuleSet, observer: SolverObserver | None = None
+) -> tuple[list[int], list[int]]:
     """Probe every proven-safe cell (zeros flood) and flag every proven mine, repeatedly.
 
-    Stops when the rule set proves nothing new or the game has ended.
-    Returns the flat indices opened and flagged.
+    Stops when the rule set proves nothing new, the game has ended, or the
+    observer says stop. Returns the flat indices opened and flagged.
+
+    :param observer: called with every round's position and proof (see
+        :data:`SolverObserver`).
     """
     opened: list[int] = []
     flagged: list[int] = []
     view = minefield.view.reshape(-1)
     width = minefield.width
     while minefield.state is GameState.PLAYING:
-        proof = rule_set.prove(minefield.board())
+        board = minefield.board()
+        proof = rule_set.prove(board)
+        if observer is not None and observer(board, proof):
+            break
         new_mines = [i for i in proof.mines if view[i] < 0 and view[i] != FLAGGED]
         for index in new_mines:
             minefield.set_flag(index % width, index // width)

@@ -1,11 +1,11 @@
-"""The one interface every rule set implements, and the registry of rule sets.
+"""The one interface every rule set implements.
 
 A rule set looks at a position and says which covered cells it proves safe and
 which it proves to be mines. That is all: iterating to a fixed point
 (:func:`minesweep_env.deduce`) and playing the proofs out on a game
 (:func:`minesweep_env.solver.autosolve.autosolve`) are shared by every rule set.
 Adding one is a small class with a ``name`` and a ``prove`` method, decorated
-with :func:`register_rule_set`.
+with :func:`~minesweep_env.solver.registry.register_rule_set`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar, NamedTuple
 
 from ..core.board import Board
-from ..core.minefield import WinRule
+from .probability.engine import Weights
 
 
 class Proof(NamedTuple):
@@ -32,12 +32,17 @@ class RuleSet(ABC):
     Flags on the board are taken as known mines, :data:`KNOWN_SAFE` cells as
     known safe. ``board.total_mines`` is given when the mine total is known;
     rule sets that do not use it ignore it.
+
+    A rule set is not a pure function: an instance may keep caches and the last
+    position it settled between calls, to answer the auto-solver's next call
+    faster. What it proves never depends on that history, but an instance
+    belongs to one game at a time and must not be shared between threads.
+    :meth:`reset` forgets the history; :class:`~minesweep_env.Game` calls it
+    when a game starts (so the env does on every episode, which makes a new game).
     """
 
     name: ClassVar[str]
     """The registry name: ``rule_set="..."`` everywhere."""
-    win_rule: ClassVar[WinRule] = WinRule.SAFE_CELLS_OPENED
-    """How a game played with this rule set is won; the IOCCC rule sets use its rule."""
 
     @abstractmethod
     def prove(self, board: Board) -> Proof:
@@ -46,33 +51,18 @@ class RuleSet(ABC):
         Only covered, unflagged, not-yet-known-safe cells may be returned.
         """
 
+    def known_weights(self, board: Board) -> Weights | None:
+        """The probability engine's exact weights of ``board``, if this rule set
+        counted exactly that position last; ``None`` otherwise (the default).
+
+        Lets a caller that wants the probabilities of the position the
+        auto-solver left (the env's observation) skip counting them again.
+        """
+        return None
+
+    def reset(self) -> None:
+        """Forget every cache and remembered position (the default keeps none)."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
-
-
-RULE_SETS: dict[str, type[RuleSet]] = {}
-"""Registered rule sets by name."""
-
-
-def register_rule_set(cls: type[RuleSet]) -> type[RuleSet]:
-    """Class decorator: make ``cls`` available by its ``name``."""
-    if cls.name in RULE_SETS and RULE_SETS[cls.name] is not cls:
-        raise ValueError(f"rule set name {cls.name!r} is already registered")
-    RULE_SETS[cls.name] = cls
-    return cls
-
-
-def get_rule_set(rule_set: str | RuleSet) -> RuleSet:
-    """An instance of the named rule set (an instance passes through).
-
-    :raises ValueError: naming the known rule sets when the name is unknown.
-    """
-    if isinstance(rule_set, RuleSet):
-        return rule_set
-    from . import rules  # noqa: F401  (registers the built-in rule sets)
-
-    try:
-        return RULE_SETS[rule_set]()
-    except KeyError:
-        known = ", ".join(sorted(RULE_SETS))
-        raise ValueError(f"unknown rule set {rule_set!r}; known: {known}") from None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..core.board import Board
 from ..core.cells import FLAGGED, KNOWN_SAFE
-from .base import RuleSet, get_rule_set
+from .base import RuleSet
+from .registry import get_rule_set
 
 
 def deduce(

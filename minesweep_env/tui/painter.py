@@ -190,7 +190,9 @@ class Painter:
         game = session.game
         animating = session.animating
         state = GameState.PLAYING if animating else session.state
-        probabilities = session.odds.result(session.version) if session.overlay else None
+        probabilities = None
+        if session.overlay:
+            probabilities = session.probability_worker.result(session.version)
         looks = lk.field_looks(
             session.shown,
             state=state,

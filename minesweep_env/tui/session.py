@@ -14,15 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.cells import COVERED, FLAGGED
+from ..core.cells import COVERED, FLAGGED, neighbour_sum
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState
 from ..game import Game
-from ..solver.base import get_rule_set
+from ..solver.registry import get_rule_set
 from .geometry import terminal_field_size
 from .probability_worker import ProbabilityWorker
-from .solver_steps import WatchedRuleSet, chunked, reveal_order
+from .solver_steps import SolverSteps, chunked, reveal_order
 
 ANIMATION_FRAMES = 40
 """Frames an auto-solver move is shown in at most (about 0.6 s at the frame delay)."""
@@ -43,6 +43,7 @@ class GameSpec:
     size: tuple[int, int, int] | None = None
     map_path: Path | None = None
     seed: int | None = None
+    win_rule: str = "nothing-covered"  # the IOCCC program's, as the defaults above
 
     @property
     def fills_terminal(self) -> bool:
@@ -73,7 +74,7 @@ class Session:
         self.overlay = False
         self.help_shown = False
         self.cursor_shown = False
-        self.odds = ProbabilityWorker()
+        self.probability_worker = ProbabilityWorker()
         self.new_game(lines, cols)
 
     # -- games -------------------------------------------------------------------------
@@ -85,9 +86,9 @@ class Session:
         else:
             width, height, mines = spec.size or terminal_field_size(lines, cols)
             layout = MineLayout.random(width, height, mines, self.rng)
-        self.watch = WatchedRuleSet(get_rule_set(spec.rule_set))
-        self.game = Game(layout, rule_set=self.watch, first_click=spec.first_click, seed=self.rng)
-        self.watch.minefield = self.game.minefield
+        rule_set = get_rule_set(spec.rule_set)
+        self.game = Game(layout, rule_set, spec.first_click, self.rng, spec.win_rule)
+        self.solver_steps = SolverSteps(self.game)
         self.shown = self.game.view.copy()
         self.hand_flags: set[int] = set()
         self.started_at: float | None = None
@@ -97,7 +98,7 @@ class Session:
         self.want_hint = False
         self.message = ""
         self.version = 0
-        self.odds.forget()
+        self.probability_worker.forget()
 
     @property
     def started(self) -> bool:
@@ -129,11 +130,10 @@ class Session:
         if self.state is not GameState.PLAYING or self.game.view[y, x] != COVERED:
             return Move()
         before = self.game.view.copy()
-        self.watch.reset()
+        self.solver_steps.start_move()
         if self.started_at is None:
             self.started_at = time.monotonic()
-        self.game.probe(x, y)
-        self.watch.settle()
+        self.solver_steps.probe(x, y)
         return self._finish_move(before, (x, y))
 
     def toggle_flag(self, x: int, y: int) -> Move:
@@ -142,25 +142,25 @@ class Session:
             return Move()
         index = y * self.width + x
         before = self.game.view.copy()
-        self.watch.reset()
+        self.solver_steps.start_move()
         if not self.game.toggle_flag(x, y):
             return Move()
         if self.game.view[y, x] == FLAGGED:
             self.hand_flags.add(index)
             if self.started:
-                self.watch.solve_after_flag()
+                self.solver_steps.solve_after_flag()
         else:
             self.hand_flags.discard(index)
         return self._finish_move(before, (x, y))
 
     def _finish_move(self, before: np.ndarray, origin: tuple[int, int]) -> Move:
         after = self.game.view.copy()
-        frames = [before, *self.watch.snapshots, after]
+        frames = [before, *self.solver_steps.snapshots, after]
         changes = reveal_order(frames, origin)
         self.version += 1
         self.hint = None
         self.message = ""
-        if self.watch.contradiction:
+        if self.solver_steps.contradiction:
             self.message = "your flags contradict the numbers"
         if self.state is not GameState.PLAYING and self.stopped_at is None:
             self.stopped_at = time.monotonic()
@@ -192,9 +192,9 @@ class Session:
 
     def probabilities(self) -> np.ndarray | None:
         """Mine probabilities of the current position, if computed yet (else starts it)."""
-        result = self.odds.result(self.version)
+        result = self.probability_worker.result(self.version)
         if result is None:
-            self.odds.request(self.version, self.game.minefield.board())
+            self.probability_worker.request(self.version, self.game.minefield.board())
         return result
 
     def request_hint(self) -> None:
@@ -214,9 +214,10 @@ class Session:
         if not (self.overlay or self.want_hint):
             return False
         probabilities = self.probabilities()
-        if self.odds.error is not None and self.odds.error_version == self.version:
-            changed = self.message != self.odds.error
-            self.message = self.odds.error
+        worker = self.probability_worker
+        if worker.error is not None and worker.error_version == self.version:
+            changed = self.message != worker.error
+            self.message = worker.error
             self.want_hint = False
             return changed
         if probabilities is None:
@@ -233,7 +234,7 @@ class Session:
 
     def cursor_odds(self) -> str:
         """The overlay's readout for the cell under the cursor."""
-        probabilities = self.odds.result(self.version)
+        probabilities = self.probability_worker.result(self.version)
         x, y = self.cursor
         if probabilities is None or not self.overlay or self.cursor == self.hint:
             return ""
@@ -257,14 +258,7 @@ def safest_cell(
     values = np.where(covered, probabilities, np.inf)
     best = values.min()
     ys, xs = np.nonzero(values <= best + 1e-12)
-    padded = np.pad(view == COVERED, 1).astype(np.int8)
-    height, width = view.shape
-    around = sum(
-        padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
-        for dy in (-1, 0, 1)
-        for dx in (-1, 0, 1)
-        if dx or dy
-    )
+    around = neighbour_sum((view == COVERED).view(np.int8))
     distance = np.maximum(abs(xs - near[0]), abs(ys - near[1]))
     order = np.lexsort((distance, around[ys, xs]))
     return int(xs[order[0]]), int(ys[order[0]])

@@ -2,8 +2,8 @@
 
 The IOCCC program shows its solver at work, one inference a frame. Here the
 game itself runs the solver (so the final board is exactly
-:meth:`minesweep_env.Game.probe`'s), through :class:`WatchedRuleSet`, which
-wraps the real rule set and snapshots the position before every round. The
+:meth:`minesweep_env.Game.probe`'s), and :class:`SolverSteps` watches it
+through the auto-solver's observer, keeping the position of every round. The
 snapshots become the frames of a short animation.
 
 Flags placed by hand are taken as mines by the rule set, as any flag is. A
@@ -19,63 +19,68 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.board import Board
-from ..core.minefield import GameState, Minefield
+from ..core.minefield import GameState
 from ..errors import InconsistentBoardError
+from ..game import Game
 from ..solver.autosolve import autosolve
-from ..solver.base import Proof, RuleSet
+from ..solver.base import Proof
 
 
-class WatchedRuleSet(RuleSet):
-    """A rule set that records each position it is asked about.
+class SolverSteps:
+    """The auto-solver's rounds in one move of ``game``, and what went wrong in them.
 
-    :param inner: the rule set that does the proving.
+    :param game: the game whose auto-solver is watched.
     """
 
-    name = "watched"
-
-    def __init__(self, inner: RuleSet):
-        self.inner = inner
-        self.win_rule = inner.win_rule  # type: ignore[misc]  (the game reads it once)
-        self.minefield: Minefield | None = None
+    def __init__(self, game: Game):
+        self.game = game
         self.snapshots: list[np.ndarray] = []
+        """The position before every round of the last move."""
         self.blunder: int | None = None
+        """A mine the rule set proved safe (trusting a wrong hand flag), flat index."""
         self.contradiction: str | None = None
+        """Why the rule set found the position impossible (wrong hand flags)."""
 
-    def reset(self) -> None:
+    def start_move(self) -> None:
         """Forget the last move's snapshots and mishaps."""
         self.snapshots = []
         self.blunder = None
         self.contradiction = None
 
-    def prove(self, board: Board) -> Proof:
+    def observe(self, board: Board, proof: Proof) -> bool:
+        """The auto-solver's observer: keep the round's position; stop before a blunder."""
         self.snapshots.append(board.grid.copy())
-        if self.blunder is not None or self.contradiction is not None:
-            return Proof(set(), set())
+        mines = self.game.minefield.layout.mines.reshape(-1)
+        wrong = sorted(i for i in proof.safe if mines[i])
+        if wrong:
+            self.blunder = wrong[0]
+            return True
+        return False
+
+    def probe(self, x: int, y: int) -> None:
+        """The player's probe, the auto-solver watched."""
         try:
-            proof = self.inner.prove(board)
+            self.game.probe(x, y, observer=self.observe)
         except InconsistentBoardError as error:
             self.contradiction = str(error)
-            return Proof(set(), set())
-        if self.minefield is not None:
-            mines = self.minefield.layout.mines.reshape(-1)
-            wrong = sorted(i for i in proof.safe if mines[i])
-            if wrong:
-                self.blunder = wrong[0]
-                return Proof(set(), set())
-        return proof
-
-    def settle(self) -> None:
-        """After a move: lose on the cell a wrong hand flag made the solver open."""
-        if self.blunder is not None and self.minefield is not None:
-            width = self.minefield.width
-            if self.minefield.state is GameState.PLAYING:
-                self.minefield.probe(self.blunder % width, self.blunder // width)
+        self._settle()
 
     def solve_after_flag(self) -> None:
         """Run the auto-solver after a hand flag, which may be what it was missing."""
-        if self.minefield is not None and self.minefield.state is GameState.PLAYING:
-            autosolve(self.minefield, self)
-            self.settle()
+        minefield = self.game.minefield
+        if minefield.state is GameState.PLAYING:
+            try:
+                autosolve(minefield, self.game.rule_set, observer=self.observe)
+            except InconsistentBoardError as error:
+                self.contradiction = str(error)
+            self._settle()
+
+    def _settle(self) -> None:
+        """After a move: lose on the cell a wrong hand flag made the solver open."""
+        minefield = self.game.minefield
+        if self.blunder is not None and minefield.state is GameState.PLAYING:
+            width = minefield.width
+            minefield.probe(self.blunder % width, self.blunder // width)
 
 
 def reveal_order(frames: list[np.ndarray], origin: tuple[int, int] | None) -> list[tuple[int, int]]:

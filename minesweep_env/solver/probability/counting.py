@@ -55,7 +55,8 @@ def _add_into(target: Poly, poly: Poly, shift: int, factor: int) -> None:
         target[k] = target.get(k, 0) + factor * value
 
 
-def _multiply(a: Poly, b: Poly) -> Poly:
+def multiply(a: Poly, b: Poly) -> Poly:
+    """The product of two counts: layouts of two independent parts, by total mines."""
     out: Poly = {}
     for i, x in a.items():
         for j, y in b.items():
@@ -73,6 +74,11 @@ def _ways(size: int) -> tuple[int, ...]:
 def _ways_with_mine(size: int) -> tuple[int, ...]:
     """C(size - 1, m - 1): of those layouts, the ones with a mine on a given cell."""
     return (0, *(comb(size - 1, m - 1) for m in range(1, size + 1)))
+
+
+def sparse(counts: tuple[int, ...]) -> Poly:
+    """A dense count (``counts[k]``: layouts with k mines) as a :data:`Poly`."""
+    return {k: value for k, value in enumerate(counts) if value}
 
 
 def _dense(poly: Poly, length: int) -> tuple[int, ...]:
@@ -207,8 +213,8 @@ def count_component(component: Component, order: list[int] | None = None) -> Com
     active: list[int] = []
     for i in range(steps):
         slot = {c: s for s, c in enumerate(active)}
-        touched = []
-        position = {}
+        touched: list[tuple[int, int, int]] = []
+        position: dict[int, int] = {}
         for c in touches[i]:
             room[c] -= sizes[i]
             position[c] = len(touched)
@@ -277,7 +283,7 @@ def count_component(component: Component, order: list[int] | None = None) -> Com
         before = forward[i]
         total = cell_mines[i]
         for state, tails in mined.items():
-            _add_into(total, _multiply(before[state], tails), 0, 1)
+            _add_into(total, multiply(before[state], tails), 0, 1)
     layouts = backward[0].get(())
     if not layouts or not any(layouts.values()):
         raise NoLayoutError(component.numbers[touches[0][0]])

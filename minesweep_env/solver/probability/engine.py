@@ -25,18 +25,12 @@ import numpy as np
 from ...core.board import Board
 from ...core.cells import KNOWN_SAFE
 from ...errors import InconsistentBoardError
-from .counting import ComponentCount, NoLayoutError, count_component
+from .counting import ComponentCount, NoLayoutError, Poly, count_component, multiply, sparse
 from .frontier import Frontier, read_frontier
 
-
-def _multiply(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                if y:
-                    out[i + j] += x * y
-    return out
+CACHE_LIMIT = 512
+"""Component counts a caller keeps between positions of one game (consecutive
+positions share most components); callers clear the cache when it grows past this."""
 
 
 @dataclass(frozen=True)
@@ -94,11 +88,13 @@ def count_position(
     if frontier.mines_left is None:
         layouts = _combine_free(frontier, counts, weights)
     else:
-        layouts = _combine_with_total(frontier, counts, weights)
+        layouts = _combine_with_total(frontier, counts, weights, frontier.mines_left)
     return Weights(layouts, weights, sizes, frontier.mines_left)
 
 
-def _combine_free(frontier: Frontier, counts: list[ComponentCount], weights: dict) -> int:
+def _combine_free(
+    frontier: Frontier, counts: list[ComponentCount], weights: dict[int, int | None]
+) -> int:
     """No total: configurations of different components combine freely."""
     totals = [sum(c.layouts) for c in counts]
     layouts = 1
@@ -115,34 +111,34 @@ def _combine_free(frontier: Frontier, counts: list[ComponentCount], weights: dic
     return layouts
 
 
-def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weights: dict) -> int:
-    """With the total: convolve components, weight by the ways to fill the rest."""
-    left = frontier.mines_left
+def _combine_with_total(
+    frontier: Frontier, counts: list[ComponentCount], weights: dict[int, int | None], left: int
+) -> int:
+    """With the total (``left`` mines not flagged): convolve components, weight by
+    the ways to fill the rest."""
     off = len(frontier.off_frontier)
     most = sum(len(count.layouts) - 1 for count in counts)
     # fill[t]: ways to put the mines the frontier leaves (left - t) off the frontier.
     fill = [comb(off, left - t) if 0 <= left - t <= off else 0 for t in range(most + 1)]
     n = len(counts)
-    prefix: list[list[int]] = [[1]]
-    for count in counts:
-        prefix.append(_multiply(prefix[-1], count.layouts))
-    suffix: list[list[int]] = [[1]] * (n + 1)
+    polys = [sparse(count.layouts) for count in counts]
+    prefix: list[Poly] = [{0: 1}]
+    for poly in polys:
+        prefix.append(multiply(prefix[-1], poly))
+    suffix: list[Poly] = [{0: 1}] * (n + 1)
     for i in range(n - 1, -1, -1):
-        suffix[i] = _multiply(counts[i].layouts, suffix[i + 1])
+        suffix[i] = multiply(polys[i], suffix[i + 1])
     everything = prefix[n]
-    layouts = sum(w * f for w, f in zip(everything, fill, strict=True) if w)
+    layouts = sum(w * fill[t] for t, w in everything.items())
     if layouts == 0:
-        low = next(k for k, w in enumerate(everything) if w)
-        high = max(k for k, w in enumerate(everything) if w)
         raise InconsistentBoardError(
-            f"{left} unflagged mine(s) left, but the numbers need between {low} and {high} "
-            f"and {off} other covered cell(s) can take the rest"
+            f"{left} unflagged mine(s) left, but the numbers need between {min(everything)} "
+            f"and {max(everything)} and {off} other covered cell(s) can take the rest"
         )
     for i, (component, count) in enumerate(zip(frontier.components, counts, strict=True)):
-        others = _multiply(prefix[i], suffix[i + 1])
+        others = multiply(prefix[i], suffix[i + 1])
         rest = [
-            sum(w * fill[m + k] for k, w in enumerate(others) if w)
-            for m in range(len(count.layouts))
+            sum(w * fill[m + k] for k, w in others.items()) for m in range(len(count.layouts))
         ]
         for group, per_mines in zip(component.groups, count.cell_mines, strict=True):
             weight = sum(w * r for w, r in zip(per_mines, rest, strict=True) if w)
@@ -152,8 +148,8 @@ def _combine_with_total(frontier: Frontier, counts: list[ComponentCount], weight
         # A given off-frontier cell is a mine in C(off - 1, left - t - 1) of the fills.
         weight = sum(
             w * comb(off - 1, left - t - 1)
-            for t, w in enumerate(everything)
-            if w and 0 <= left - t - 1 <= off - 1
+            for t, w in everything.items()
+            if 0 <= left - t - 1 <= off - 1
         )
         for cell in frontier.off_frontier:
             weights[cell] = weight
@@ -256,6 +252,7 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
 
 
 __all__ = [
+    "CACHE_LIMIT",
     "PositionAnalysis",
     "Weights",
     "analyse_position",

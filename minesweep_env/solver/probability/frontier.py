@@ -11,7 +11,6 @@ a chain, are independent: each *component* is counted on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from ...core.board import Board
 from ...core.cells import COVERED, FLAGGED, neighbour_table
 from ...errors import InconsistentBoardError
+from ..numbers import read_numbers
 
 
 class Group(NamedTuple):
@@ -66,29 +66,6 @@ class Frontier:
     """Total mines minus flags, or ``None`` when the total is unknown."""
 
 
-_NEIGHBOUR_CODES = np.zeros(256, dtype=np.int16)
-"""Indexed by a view code read as a byte: what a neighbour adds to the count."""
-_NEIGHBOUR_CODES[:9] = 256  # a number
-_NEIGHBOUR_CODES[COVERED & 255] = 1
-_NEIGHBOUR_CODES[FLAGGED & 255] = 16
-_PAD = 127
-"""A byte no view cell holds (the code table maps it to 0): the off-board neighbour."""
-
-
-@lru_cache(maxsize=64)
-def _padded_grid(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    """A reusable flat int8 buffer holding the view inside a border of off-board
-    cells (plus one spare cell at each end), and the view-shaped window into it.
-
-    Counting what surrounds every cell is then eight additions of contiguous
-    slices, far cheaper than a Python loop or a gather on expert boards.
-    """
-    stride = width + 2
-    buffer = np.full(stride * (height + 2) + 2, _PAD, dtype=np.int8)
-    inner = buffer[1:-1].reshape(height + 2, stride)[1:-1, 1:-1]
-    return buffer, inner
-
-
 class Constraints(NamedTuple):
     """Every number that still touches a covered cell, as a constraint on those cells."""
 
@@ -121,38 +98,14 @@ def read_constraints(board: Board, total_mines: int | None = None) -> Constraint
     """The constraints of ``board``'s numbers; check what can be checked cheaply.
 
     :param total_mines: overrides ``board.total_mines`` when given.
-    :raises InconsistentBoardError: a number with more flags around it than it
-        shows, or fewer covered neighbours than mines it still needs, or more
-        flags than mines on the board.
+    :raises InconsistentBoardError: a number that cannot hold (see
+        :func:`~minesweep_env.solver.numbers.read_numbers`), or more flags than
+        mines on the board.
     """
-    width, height = board.width, board.height
+    width = board.width
     total = board.total_mines if total_mines is None else total_mines
-    flat = board.grid.reshape(-1)
-    # One sum counts three things around every cell: covered cells (bits 0-3),
-    # flags (bits 4-7) and numbers (bits 8+); off-board neighbours count 0.
-    buffer, inner = _padded_grid(width, height)
-    inner[:] = board.grid
-    codes = _NEIGHBOUR_CODES[buffer.view(np.uint8)]
-    # Rows 1..height of the padded board, flat: every neighbour is then a
-    # contiguous slice at a fixed offset, and eight additions do the count.
-    stride = width + 2
-    start, stop = stride + 1, stride * (height + 1) + 1
-    around = codes[start - stride - 1 : stop - stride - 1] + codes[start - stride : stop - stride]
-    for offset in (1 - stride, -1, 1, stride - 1, stride, stride + 1):
-        around += codes[start + offset : stop + offset]
-    around = around.reshape(height, stride)[:, 1:-1].reshape(-1)
-    room = around & 15
-    need = flat - (around >> 4 & 15)
+    flat, need, room, near_number = read_numbers(board)
     numbers = flat >= 0
-    bad = numbers & ((need < 0) | (need > room))
-    if bad.any():
-        index = int(np.flatnonzero(bad)[0])
-        value, missing = int(flat[index]), int(need[index])
-        raise InconsistentBoardError(
-            f"shows {value} with {value - missing} flag(s) "
-            f"and {int(room[index])} covered neighbour(s)",
-            (index % width, index // width),
-        )
     mines_left = None
     if total is not None:
         flags = int(np.count_nonzero(flat == FLAGGED))
@@ -163,9 +116,9 @@ def read_constraints(board: Board, total_mines: int | None = None) -> Constraint
     active = np.flatnonzero(active_mask).tolist()
     needs = need[active_mask].tolist()
     covered = flat == COVERED
-    off = np.flatnonzero(covered & (around < 256)).tolist()
+    off = np.flatnonzero(covered & ~near_number).tolist()
     is_covered = covered.tolist()
-    table = neighbour_table(width, height)
+    table = neighbour_table(width, board.height)
     cells_of: list[list[int]] = []
     # Constraint c: the number at active[c]; which constraints each cell touches.
     touching: dict[int, list[int]] = {}

@@ -1,8 +1,1 @@
-"""Built-in rule sets; importing this package registers them."""
-from . import (
-    complete,  # noqa: F401
-    endoh,  # noqa: F401
-    groups,  # noqa: F401
-    mysweeper,  # noqa: F401
-    substitution,  # noqa: F401
-)
+"""The built-in rule sets, one module each; :mod:`minesweep_env.solver.registry` lists them."""

@@ -19,12 +19,9 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.cells import COVERED
-from ..base import Proof, RuleSet, register_rule_set
-from ..probability.engine import Weights, count_position
+from ..base import Proof, RuleSet
+from ..probability.engine import CACHE_LIMIT, Weights, count_position
 from ..probability.frontier import Constraints, read_constraints, split_components
-
-_CACHE_LIMIT = 512
-"""Component counts kept between calls; cleared when full (positions move on)."""
 
 
 def _cheap_round(
@@ -117,7 +114,6 @@ def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
             left -= len(mines)
 
 
-@register_rule_set
 class Complete(RuleSet):
     """Exact inference: proves every cell that is the same in all consistent layouts."""
 
@@ -127,7 +123,7 @@ class Complete(RuleSet):
         self._cache: dict = {}
         self._last: tuple[bytes, int | None, Weights] | None = None
 
-    def weights_for(self, board: Board) -> Weights | None:
+    def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
 
         The auto-solver's last call on a position where nothing more can be
@@ -140,6 +136,14 @@ class Complete(RuleSet):
             return None
         return last[2]
 
+    weights_for = known_weights
+    """The former name of :meth:`known_weights`."""
+
+    def reset(self) -> None:
+        """Forget the component counts and the last full count."""
+        self._cache.clear()
+        self._last = None
+
     def prove(self, board: Board) -> Proof:
         constraints = read_constraints(board)
         grid = board.grid
@@ -148,7 +152,7 @@ class Complete(RuleSet):
         if cheap.safe or cheap.mines:
             return cheap
         frontier = split_components(constraints)
-        if len(self._cache) > _CACHE_LIMIT:
+        if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache, frontier=frontier)
         self._last = (board.grid.tobytes(), board.total_mines, weights)

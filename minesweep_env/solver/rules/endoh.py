@@ -87,8 +87,7 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE, adjacent_mine_counts, neighbour_table
-from ...core.minefield import WinRule
-from ..base import Proof, RuleSet, register_rule_set
+from ..base import Proof, RuleSet
 
 
 def _cells(mask: int) -> list[int]:
@@ -293,10 +292,13 @@ class _EndohRules(RuleSet):
     """The one rule of the IOCCC program; subclasses choose the counting rule."""
 
     count_rule: ClassVar[bool]
-    win_rule = WinRule.NOTHING_COVERED
 
     def __init__(self) -> None:
         self._last: _Settling | None = None
+
+    def reset(self) -> None:
+        """Forget the last settled position."""
+        self._last = None
 
     def prove(self, board: Board) -> Proof:
         state = self._last
@@ -313,7 +315,6 @@ class _EndohRules(RuleSet):
         return Proof(safe, mines)
 
 
-@register_rule_set
 class Endoh(_EndohRules):
     """``prog.c``: the one rule plus "covered cells left == mines left: flag them all"."""
 
@@ -321,7 +322,6 @@ class Endoh(_EndohRules):
     count_rule = True
 
 
-@register_rule_set
 class EndohAlt(_EndohRules):
     """``prog.alt.c``: the one rule alone; a mine no number touches is never flagged."""
 

@@ -32,7 +32,7 @@ from typing import TypeVar
 
 from ...core.board import Board
 from ...errors import InconsistentBoardError
-from ..base import Proof, RuleSet, register_rule_set
+from ..base import Proof, RuleSet
 from .number_constraints import number_constraints
 
 Cell = TypeVar("Cell", bound=Hashable)
@@ -129,7 +129,6 @@ def simplify_groups(groups: Iterable[tuple[Iterable[Cell], int]]) -> list[tuple[
     return list(live.groups.values())
 
 
-@register_rule_set
 class GroupRules(RuleSet):
     """Seed 002's first algorithm: group subtraction and intersection to a fixed point."""
 

@@ -29,13 +29,12 @@ matters for :func:`minesweep_env.deduce`.
 from __future__ import annotations
 
 from ...core.board import Board
-from ..base import Proof, RuleSet, register_rule_set
+from ..base import Proof, RuleSet
 from .number_constraints import number_constraints
 
 _PAIR_OFFSETS = tuple((dx, dy) for dy in range(-2, 3) for dx in range(-2, 3) if (dx, dy) != (0, 0))
 
 
-@register_rule_set
 class MySweeperRules(RuleSet):
     """MySweeper 1.08 rules 1-4: single cells and pairs of exposed cells, one level."""
 

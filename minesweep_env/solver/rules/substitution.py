@@ -37,7 +37,7 @@ from itertools import combinations
 
 from ...core.board import Board
 from ...errors import InconsistentBoardError
-from ..base import Proof, RuleSet, register_rule_set
+from ..base import Proof, RuleSet
 from .number_constraints import NumberConstraint, covered_cells, number_constraints
 
 
@@ -165,7 +165,6 @@ def _end_game(board: Board) -> Proof:
     return Proof(set(), set())
 
 
-@register_rule_set
 class SubstitutionRules(RuleSet):
     """The seed 004 solver: grind, eliminate by checked substitutions, end game."""
 

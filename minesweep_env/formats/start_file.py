@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import MapFormatError
-from ..formats.source import read_text
+from .source import read_text
 
 START_SUFFIX = ".start"
 

@@ -1,15 +1,19 @@
-"""``semiautomines train``: train a MaskablePPO agent (runs ``agents/train_ppo.py``).
+"""``semiautomines train``: train a MaskablePPO agent (the script ``train_ppo.py``).
 
-The flags are exactly the script's :class:`agents.train_ppo.Args` fields, so
-``semiautomines train --help`` and ``python -m agents.train_ppo --help`` agree.
-Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib, tensorboard).
+The flags are exactly the script's :class:`~semiautomines_agents.training.args.Args`
+fields, so ``semiautomines train --help`` and ``python -m
+semiautomines_agents.train_ppo --help`` agree. Needs the ``train`` extra
+(torch, stable-baselines3, sb3-contrib, tensorboard).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 
-from .errors import CliError
+from minesweep_env.cli.errors import CliError
+
+from ..training.args import add_arguments, args_from_namespace, validate
 
 EXAMPLE = """\
 examples:
@@ -24,17 +28,6 @@ examples:
 """
 
 
-def _train_module():
-    try:
-        from agents import train_ppo
-    except ModuleNotFoundError as error:
-        raise CliError(
-            f"training needs the 'train' extra ({error.name} is missing): "
-            "pip install 'semiautomines[train]'"
-        ) from None
-    return train_ppo
-
-
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train",
@@ -43,27 +36,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    try:
-        train_ppo = _train_module()
-    except CliError:
-        parser.set_defaults(func=_missing_extra)
-        return
-    train_ppo.add_arguments(parser)
+    add_arguments(parser)
     parser.set_defaults(func=run)
 
 
-def _missing_extra(args: argparse.Namespace) -> int:
-    _train_module()  # raises the CliError that names the missing package
-    return 0
-
-
 def run(args: argparse.Namespace) -> int:
-    train_ppo = _train_module()
-    settings = train_ppo.args_from_namespace(args)
+    settings = args_from_namespace(args)
     try:
-        train_ppo.validate(settings)
+        validate(settings)
     except ValueError as error:
         raise CliError(str(error)) from None
-    run_dir = train_ppo.train(settings)
+    try:  # torch and stable-baselines3 come with the extra, loaded only to train
+        script = importlib.import_module("..training.train_ppo", __package__)
+    except ModuleNotFoundError as error:
+        raise CliError(
+            f"training needs the 'train' extra ({error.name} is missing): "
+            "pip install 'semiautomines[train]'"
+        ) from None
+    run_dir = script.train(settings)
     print(f"run folder: {run_dir}")
     return 0

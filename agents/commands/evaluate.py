@@ -3,8 +3,8 @@
 The main job of the project: every agent plays the same layouts on the
 standard boards and on the prepared maps, and the run is written to a new
 folder (JSON, CSV, a markdown table and a plot of win rates with 95%
-intervals). The harness lives in :mod:`agents.evaluation`; this module only
-checks the input and prints.
+intervals). The harness lives in :mod:`semiautomines_agents.evaluation`; this
+module only checks the input and prints.
 """
 
 from __future__ import annotations
@@ -15,9 +15,23 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..core.cells import STANDARD_BOARDS
-from ..core.first_click import FIRST_CLICK_POLICIES
-from .errors import CliError
+from minesweep_env.cli.errors import CliError
+from minesweep_env.core.cells import STANDARD_BOARDS
+from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
+from minesweep_env.solver.registry import get_rule_set
+
+from .. import AGENTS, ModelNotFoundError, PPOAgent
+from ..evaluation import (
+    Settings,
+    Target,
+    board_target,
+    evaluate,
+    map_targets,
+    maps_section,
+    markdown_table,
+    new_run_folder,
+    write_run,
+)
 
 DEFAULT_AGENTS = "random,greedy,ppo"
 DEFAULT_BOARDS = ",".join(STANDARD_BOARDS)
@@ -136,8 +150,6 @@ def _check_numbers(args: argparse.Namespace) -> int:
 
 def _agents(args: argparse.Namespace) -> list[str]:
     """The agents asked for (checked names; the PPO model is checked later)."""
-    from agents import AGENTS
-
     names = _names(args.agents if args.agents is not None else DEFAULT_AGENTS, "agents")
     for name in names:
         if name not in AGENTS:
@@ -150,8 +162,6 @@ def _agents(args: argparse.Namespace) -> list[str]:
 def _load_ppo(args: argparse.Namespace, names: list[str]) -> dict[str, str]:
     """Check the PPO model; drop ppo with a notice when it was not asked for
     and none is shipped. Returns the report descriptions of the agents."""
-    from agents import ModelNotFoundError, PPOAgent
-
     descriptions = {name: name for name in names}
     if "ppo" not in names:
         return descriptions
@@ -168,9 +178,7 @@ def _load_ppo(args: argparse.Namespace, names: list[str]) -> dict[str, str]:
     return descriptions
 
 
-def _targets(args: argparse.Namespace) -> list:
-    from agents.evaluation import board_target, map_targets
-
+def _targets(args: argparse.Namespace) -> list[Target]:
     targets = []
     if args.boards.strip().lower() != "none":
         for name in _names(args.boards, "boards"):
@@ -206,7 +214,7 @@ def _targets(args: argparse.Namespace) -> list:
     return targets
 
 
-def _command(args: argparse.Namespace, agents: list[str], targets: list) -> str:
+def _command(args: argparse.Namespace, agents: list[str], targets: list[Target]) -> str:
     """The command that replays this run (every option that changes the results)."""
     parts = ["semiautomines", "evaluate", "--agents", ",".join(agents)]
     boards = [t.name for t in targets if t.kind == "board"]
@@ -223,17 +231,6 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.evaluation import (
-        Settings,
-        evaluate,
-        maps_section,
-        markdown_table,
-        new_run_folder,
-        write_run,
-    )
-
-    from ..solver.base import get_rule_set
-
     workers = _check_numbers(args)
     try:
         get_rule_set(args.rule_set)

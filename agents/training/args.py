@@ -1,0 +1,151 @@
+"""The settings of a training run: one dataclass, its flags, and their checks.
+
+In the CleanRL style, :class:`Args` lists every hyper-parameter with its
+default and one line of help, and each field becomes a ``--kebab-case`` flag of
+``semiautomines train`` and ``python -m semiautomines_agents.train_ppo``.
+This module needs no torch, so the command line can list the flags (and say
+what is missing) without the ``train`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from minesweep_env.core.board_spec import parse_board_spec
+from minesweep_env.core.cells import STANDARD_BOARDS
+from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the env
+
+
+def _arg(default: Any, help: str) -> Any:  # noqa: A002  (the argparse word)
+    """A dataclass field whose one-line help becomes its ``--flag`` help."""
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class Args:
+    """Every setting of a training run; each becomes a ``--kebab-case`` flag."""
+
+    # Run
+    run_name: str = _arg("", "name of the run folder under --runs-dir (default: board, seed, time)")
+    runs_dir: str = _arg("runs", "where TensorBoard logs, checkpoints and curves go")
+    seed: int = _arg(1, "seed of the envs, the network's initial weights and the sampling")
+    torch_threads: int = _arg(1, "torch CPU threads (1 is fastest for this small net and batch)")
+    progress_bar: bool = _arg(True, "show a tqdm progress bar")
+    # Env
+    board: str = _arg("beginner", "beginner, intermediate, expert, or WxHxM such as 8x8x10")
+    rule_set: str = _arg("complete", "the auto-solver's rule set (complete: every move is a guess)")
+    first_click: str = _arg("safe", "first-click policy of the env")
+    obs_mode: str = _arg(
+        "planes+probabilities", "planes, or planes+probabilities (adds exact mine probabilities)"
+    )
+    reward: str = _arg("", "env reward scheme ('' = the env's default, +1 win / -1 loss)")
+    num_envs: int = _arg(8, "parallel envs collecting experience")
+    vec_env: str = _arg(
+        "dummy", "dummy (one process; fastest on an idle 2-core machine) or subproc (one per env)"
+    )
+    # PPO
+    total_timesteps: int = _arg(200_000, "env steps (guesses) to train for, in total over resumes")
+    learning_rate: float = _arg(1e-4, "Adam step size")
+    anneal_lr: bool = _arg(True, "decay the learning rate linearly to 0 over the run")
+    n_steps: int = _arg(128, "steps per env per rollout (rollout = n_steps * num_envs)")
+    batch_size: int = _arg(256, "minibatch size of the PPO update")
+    n_epochs: int = _arg(4, "passes over each rollout")
+    gamma: float = _arg(1.0, "discount (episodes are a few guesses; 1 = maximise the win rate)")
+    gae_lambda: float = _arg(0.95, "GAE lambda")
+    clip_range: float = _arg(0.2, "PPO policy clip")
+    ent_coef: float = _arg(0.001, "entropy bonus")
+    vf_coef: float = _arg(0.5, "value loss weight")
+    max_grad_norm: float = _arg(0.5, "gradient clipping")
+    target_kl: float = _arg(0.03, "stop an update's epochs early past this KL (0 = never)")
+    # Network (agents/policies.py)
+    channels: int = _arg(32, "width of every convolution")
+    blocks: int = _arg(3, "residual blocks (receptive field 3 + 4 * blocks cells)")
+    value_hidden: int = _arg(64, "hidden units of the value head")
+    prior_scale: float = _arg(20.0, "initial k of the prior logit -k * p(mine)")
+    # Imitation warm start (before PPO)
+    imitation_games: int = _arg(
+        0, "first fit the policy to greedy's moves in this many games (0 = off; shipped: 20000)"
+    )
+    imitation_epochs: int = _arg(10, "passes over the imitation data")
+    imitation_lr: float = _arg(1e-3, "Adam step size of the imitation phase")
+    # Evaluation, checkpoints, output
+    eval_freq: int = _arg(20_000, "evaluate every this many env steps (0 = never)")
+    eval_games: int = _arg(500, "games per periodic evaluation (same seeded layouts each time)")
+    eval_seed: int = _arg(10_000, "seed of the evaluation games (apart from training seeds)")
+    eval_baselines: bool = _arg(True, "also play random and greedy once on those games (curve)")
+    checkpoint_freq: int = _arg(20_000, "save a checkpoint every this many env steps (0 = never)")
+    resume: str = _arg("", "checkpoint .zip to continue from (its weights and step count)")
+    save_model: str = _arg("", "also save the final model here (e.g. agents/models/x.zip)")
+    force: bool = _arg(False, "allow --save-model to overwrite an existing file")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One ``--flag`` per :class:`Args` field; booleans get ``--x/--no-x``."""
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"{f.metadata['help']} (default: {f.default!r})"
+        if f.type in (bool, "bool"):
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=f.default, help=help_text
+            )
+        else:
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(flag, type=kind, default=f.default, help=help_text)
+
+
+def args_from_namespace(namespace: argparse.Namespace) -> Args:
+    return Args(**{f.name: getattr(namespace, f.name) for f in dataclasses.fields(Args)})
+
+
+def board_kwargs(board: str) -> dict[str, Any]:
+    """``--board`` as env keyword arguments: a standard name or ``WxHxM``."""
+    try:
+        width, height, mines = parse_board_spec(board)
+    except ValueError as error:
+        raise ValueError(f"--board {board}: {error}") from None
+    if board in STANDARD_BOARDS:
+        return {"board": board}
+    return {"width": width, "height": height, "mines": mines}
+
+
+def env_kwargs(args: Args) -> dict[str, Any]:
+    """Keyword arguments of ``gymnasium.make`` for this run's env."""
+    kwargs = {
+        **board_kwargs(args.board),
+        "rule_set": args.rule_set,
+        "first_click": args.first_click,
+        "obs_mode": args.obs_mode,
+        "info_probability": False,  # the per-step p(chosen cell) is not used here; skip its cost
+    }
+    if args.reward:
+        kwargs["reward"] = args.reward
+    return kwargs
+
+
+def validate(args: Args) -> None:
+    """Reject settings that cannot work, with one line each (ValueError)."""
+    positive = ("num_envs", "total_timesteps", "n_steps", "batch_size", "n_epochs", "eval_games")
+    for name in positive:
+        if getattr(args, name) <= 0:
+            raise ValueError(
+                f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}"
+            )
+    if args.vec_env not in ("dummy", "subproc"):
+        raise ValueError(f"--vec-env must be dummy or subproc, got {args.vec_env!r}")
+    if args.obs_mode == "grid":
+        raise ValueError("--obs-mode grid has no channel axis; the conv policy needs planes")
+    if args.resume and not Path(args.resume).is_file():
+        raise ValueError(f"--resume: no checkpoint at {args.resume}")
+    if args.save_model and Path(args.save_model).exists() and not args.force:
+        raise ValueError(f"--save-model: {args.save_model} exists (use --force to replace it)")
+    kwargs = env_kwargs(args)  # raises on a bad board
+    try:  # the env itself judges rule set, first click, obs mode and reward names
+        gym.make(ENV_ID, disable_env_checker=True, **kwargs).close()
+    except (ValueError, KeyError) as error:
+        raise ValueError(f"bad env settings: {error}") from None

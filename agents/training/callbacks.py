@@ -1,0 +1,109 @@
+"""What runs alongside SB3's training loop: evaluation, logging, progress, checkpoints."""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+
+from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+from tqdm import tqdm
+
+from .args import Args
+from .snapshots import evaluate_snapshot
+
+
+class PeriodicEvaluation(BaseCallback):
+    """Every ``eval_freq`` env steps, and at the start and the end: the deterministic
+    win rate on fixed seeded games, to TensorBoard (``eval/*``) and ``eval.csv``."""
+
+    def __init__(self, args: Args, run_dir: Path) -> None:
+        super().__init__()
+        self.args = args
+        self.run_dir = run_dir
+        self.path = run_dir / "eval.csv"
+        self.started = time.time()
+        self.next_eval = 0
+        self.last_eval = -1
+
+    def _on_training_start(self) -> None:
+        self.next_eval = self.num_timesteps  # also evaluate the starting point
+        self._evaluate_if_due()
+
+    def _on_step(self) -> bool:
+        self._evaluate_if_due()
+        return True
+
+    def _on_training_end(self) -> None:
+        self.next_eval = self.num_timesteps
+        self._evaluate_if_due()
+
+    def _evaluate_if_due(self) -> None:
+        if not self.args.eval_freq or self.num_timesteps < self.next_eval:
+            return
+        if self.num_timesteps == self.last_eval:
+            return
+        self.last_eval = self.num_timesteps
+        self.next_eval = self.num_timesteps + self.args.eval_freq
+        result = evaluate_snapshot(self.model, self.args, self.run_dir)
+        for key, value in result.items():
+            self.logger.record(f"eval/{key}", value)
+        self.logger.dump(self.num_timesteps)
+        new = not self.path.exists()
+        with self.path.open("a", newline="") as handle:
+            writer = csv.writer(handle)
+            if new:
+                writer.writerow(["timesteps", "wall_s", *result])
+            wall = round(time.time() - self.started, 1)
+            writer.writerow([self.num_timesteps, wall, *result.values()])
+
+
+class ProbeStats(BaseCallback):
+    """Log the learnt prior scale k: how strongly the policy follows p(mine)."""
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        heads = self.model.policy.mlp_extractor
+        self.logger.record("policy/prior_scale", float(heads.prior_scale.detach()))
+
+
+class ProgressBar(BaseCallback):
+    """A tqdm bar over env steps (SB3's own bar needs the extra ``rich`` package)."""
+
+    def __init__(self, total_timesteps: int) -> None:
+        super().__init__()
+        self.total_timesteps = total_timesteps
+
+    def _on_training_start(self) -> None:
+        self.bar = tqdm(
+            total=self.total_timesteps,
+            initial=self.num_timesteps,
+            unit="step",
+            desc="training",
+            smoothing=0.05,
+        )
+
+    def _on_step(self) -> bool:
+        self.bar.update(self.num_timesteps - self.bar.n)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
+
+
+def make_callbacks(args: Args, run_dir: Path) -> list[BaseCallback]:
+    """Periodic evaluation, the prior-scale log, the progress bar and checkpoints."""
+    callbacks: list[BaseCallback] = [PeriodicEvaluation(args, run_dir), ProbeStats()]
+    if args.progress_bar:
+        callbacks.append(ProgressBar(args.total_timesteps))
+    if args.checkpoint_freq:
+        callbacks.append(
+            CheckpointCallback(
+                save_freq=max(1, args.checkpoint_freq // args.num_envs),
+                save_path=str(run_dir / "checkpoints"),
+                name_prefix="ppo",
+            )
+        )
+    return callbacks

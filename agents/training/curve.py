@@ -1,0 +1,92 @@
+"""The learning curve of a run: training win rate and the periodic evaluations."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+
+def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
+    """Training win rate (rolling, from the monitor CSVs), the periodic evaluations
+    (``eval.csv``) and the baselines (``eval_baselines.csv``), saved to ``out``.
+
+    A bare :class:`~matplotlib.figure.Figure` draws without pyplot, so plotting
+    never changes the caller's matplotlib backend.
+    """
+    fig = Figure(figsize=(7, 4))
+    ax = fig.subplots()
+    _plot_training(ax, run_dir)
+    _plot_evaluations(ax, run_dir / "eval.csv")
+    _plot_baselines(ax, run_dir / "eval_baselines.csv")
+    ax.set_xlabel("env steps (guesses)")
+    ax.set_ylabel("win rate")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+def _plot_training(ax: Axes, run_dir: Path) -> None:
+    episodes = []
+    for path in sorted((run_dir / "monitor").glob("*.monitor.csv")):
+        with path.open() as handle:
+            handle.readline()  # the JSON header line
+            for row in csv.DictReader(handle):
+                episodes.append((float(row["t"]), row["state"], int(row["l"])))
+    if not episodes:
+        return
+    episodes.sort()
+    steps = np.cumsum([length for _, _, length in episodes])
+    won = np.array([state == "won" for _, state, _ in episodes], dtype=float)
+    window = max(1, min(2000, len(won) // 20))
+    rolling = np.convolve(won, np.ones(window) / window, mode="valid")
+    ax.plot(
+        steps[window - 1 :],
+        rolling,
+        lw=1,
+        alpha=0.7,
+        label=f"training (sampled actions, mean of {window} games)",
+    )
+
+
+def _plot_evaluations(ax: Axes, eval_path: Path) -> None:
+    if not eval_path.exists():
+        return
+    with eval_path.open() as handle:
+        rows = list(csv.DictReader(handle))
+    steps = [int(r["timesteps"]) for r in rows]
+    if rows and "ci_low" in rows[0]:
+        ax.fill_between(
+            steps,
+            [float(r["ci_low"]) for r in rows],
+            [float(r["ci_high"]) for r in rows],
+            alpha=0.2,
+            color="C1",
+            label="95% Wilson interval",
+        )
+    ax.plot(
+        steps,
+        [float(r["win_rate"]) for r in rows],
+        "o-",
+        color="C1",
+        label="evaluation (deterministic, same games each time)",
+    )
+
+
+def _plot_baselines(ax: Axes, baselines_path: Path) -> None:
+    if not baselines_path.exists():
+        return
+    with baselines_path.open() as handle:
+        for k, row in enumerate(csv.DictReader(handle)):
+            ax.axhline(
+                float(row["win_rate"]),
+                ls="--",
+                lw=1,
+                color=f"C{k + 2}",
+                label=f"{row['agent']} on the evaluation games ({float(row['win_rate']):.1%})",
+            )

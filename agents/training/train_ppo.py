@@ -1,0 +1,147 @@
+"""Train a MaskablePPO agent on SemiAutoMines-v0: the script, read top to bottom.
+
+In the CleanRL style: the settings are one dataclass (:class:`Args`, in
+``args.py``: every hyper-parameter with its default and one line of help); then
+:func:`train` sets up the envs, builds the model, optionally warm-starts it by
+imitating the greedy baseline, and runs SB3's training loop with callbacks for
+checkpoints, periodic evaluation and logging; at the end it saves the model and
+draws the learning curve. The helpers each live in a module of their own:
+``envs.py``, ``imitation.py``, ``callbacks.py``, ``snapshots.py``, ``curve.py``.
+
+Run it as ``python -m semiautomines_agents.train_ppo --help`` or
+``semiautomines train --help``. Example (the shipped model's command is in
+``agents/models/README.md``)::
+
+    semiautomines train --board beginner --total-timesteps 200000 \\
+        --save-model agents/models/ppo_beginner.zip
+
+What a run leaves in ``runs/<run-name>/`` (git-ignored): TensorBoard logs
+(``tensorboard --logdir runs``), ``checkpoints/`` (resume with ``--resume``),
+``monitor/`` (one CSV per env: every training episode), ``eval.csv`` (periodic
+deterministic evaluation through the project's harness, with ``evaluated/``,
+the snapshots it played), ``learning_curve.png``, ``final.zip`` and ``args.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import VecEnv
+
+from ..policies import CellPolicy
+from .args import Args, add_arguments, args_from_namespace, validate
+from .callbacks import make_callbacks
+from .curve import plot_learning_curve
+from .envs import make_vec_env
+from .imitation import imitate_greedy
+from .snapshots import evaluate_baselines, save_with_sidecar
+
+
+def make_model(args: Args, env: VecEnv, tensorboard_log: str | None) -> MaskablePPO:
+    """A fresh MaskablePPO with the per-cell convolutional policy, or the resumed one."""
+    if args.resume:
+        return MaskablePPO.load(args.resume, env=env, device="cpu", tensorboard_log=tensorboard_log)
+
+    def learning_rate(progress_remaining: float) -> float:
+        return args.learning_rate * (progress_remaining if args.anneal_lr else 1.0)
+
+    return MaskablePPO(
+        CellPolicy,
+        env,
+        learning_rate=learning_rate,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        gamma=args.gamma,
+        gae_lambda=args.gae_lambda,
+        clip_range=args.clip_range,
+        ent_coef=args.ent_coef,
+        vf_coef=args.vf_coef,
+        max_grad_norm=args.max_grad_norm,
+        target_kl=args.target_kl or None,
+        policy_kwargs={
+            "features_extractor_kwargs": {"channels": args.channels, "blocks": args.blocks},
+            "value_hidden": args.value_hidden,
+            "prior_scale": args.prior_scale,
+        },
+        tensorboard_log=tensorboard_log,
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def train(args: Args) -> Path:
+    """Run the training described by ``args``; returns the run folder."""
+    validate(args)
+    torch.set_num_threads(args.torch_threads)
+    name = args.run_name or f"{args.board}_s{args.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
+    run_dir = Path(args.runs_dir) / name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "monitor").mkdir(exist_ok=True)
+    (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n")
+
+    # Env and model.
+    env = make_vec_env(args, run_dir / "monitor")
+    model = make_model(args, env, str(run_dir / "tb"))
+
+    # Optional warm start, and the baselines' lines of the learning curve.
+    if args.imitation_games and not args.resume:
+        imitate_greedy(model, args, run_dir)
+    if args.eval_freq and args.eval_baselines and not (run_dir / "eval_baselines.csv").exists():
+        evaluate_baselines(args, run_dir)
+
+    # The PPO loop (SB3's), up to total_timesteps counted over resumes.
+    remaining = max(0, args.total_timesteps - model.num_timesteps)
+    try:
+        model.learn(
+            total_timesteps=remaining,
+            callback=make_callbacks(args, run_dir),
+            tb_log_name="ppo",
+            reset_num_timesteps=not args.resume,
+        )
+    except KeyboardInterrupt:  # stopping early is normal: keep what was learnt
+        print(f"interrupted at {model.num_timesteps} steps; saving", file=sys.stderr)
+    finally:
+        model.save(run_dir / "final.zip")
+        with contextlib.suppress(BrokenPipeError, EOFError):  # envs already stopped by Ctrl-C
+            env.close()
+        plot_learning_curve(run_dir, run_dir / "learning_curve.png", f"MaskablePPO, {args.board}")
+
+    # The model to ship, with its sidecar and its curve.
+    if args.save_model:
+        out = Path(args.save_model)
+        save_with_sidecar(model, out, args)
+        shutil.copyfile(run_dir / "learning_curve.png", out.with_name(out.stem + "_curve.png"))
+    return run_dir
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="train_ppo",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add_arguments(parser)
+    args = args_from_namespace(parser.parse_args(argv))
+    try:
+        validate(args)
+    except ValueError as error:
+        print(f"train_ppo: error: {error}", file=sys.stderr)
+        return 2
+    run_dir = train(args)
+    print(f"run folder: {run_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,491 @@
+"""The native vector env of ``SemiAutoMines-v0``: N boards stepped together in one process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..core.cells import COVERED, FLAGGED
+from ..core.first_click import FirstClick
+from ..core.layout import MineLayout
+from ..core.minefield import GameState, WinRule
+from ..solver.base import RuleSet
+from ..solver.registry import get_rule_set
+from .board_batch import LOST, PLAYING, WON, BoardBatch
+from .maps import Map, MapSource, load_maps
+from .observations import PLANE_CODES, PROBABILITY_PLANE
+from .probabilities import ProbabilityPlane
+from .semi_auto_mines import _SEED_BOUND, SemiAutoMinesEnv
+
+_STATE_NAMES = np.empty(3, dtype=object)
+"""``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
+_STATE_NAMES[[PLAYING, WON, LOST]] = [state.value for state in GameState]
+
+_CODES = PLANE_CODES[:, None, None]
+
+
+class SemiAutoMinesVectorEnv(VectorEnv):
+    """``num_envs`` games of ``SemiAutoMines-v0`` in one batched core.
+
+    ``gymnasium.make_vec("SemiAutoMines-v0", num_envs=N)`` makes this env
+    (``vectorization_mode="vector_entry_point"``, the default once the env is
+    registered; ``"sync"`` and ``"async"`` still make a
+    :class:`gymnasium.vector.SyncVectorEnv` / ``AsyncVectorEnv`` of
+    :class:`SemiAutoMinesEnv`). It takes the single env's arguments, plus
+    ``num_envs``, ``autoreset_mode`` and ``copy``.
+
+    What it does is what ``SyncVectorEnv`` over ``SemiAutoMinesEnv`` does,
+    board for board: the same seeds give the same layouts (``reset(seed=S)``
+    seeds board i with ``S + i``), and the same actions give the same
+    observations, rewards, terminations, truncations, masks and ``info``
+    values. How it does it differs: the N views live in one
+    :class:`~minesweep_env.envs.board_batch.BoardBatch`, so probing, flooding,
+    the solver's flags and openings take all boards in one call, and the
+    masks, observation planes, rewards and flags are written for all boards
+    into preallocated arrays (the PufferLib shape). The rule sets' proofs
+    stay per board (one rule set instance per board, as each sub-env of a
+    sync env has its own) and are most of the time of a step.
+
+    **Autoreset.** ``AutoresetMode.NEXT_STEP`` (gymnasium's default, as in
+    ``metadata["autoreset_mode"]``): the step after a board terminates or
+    truncates resets it, ignoring its action, with reward 0 and
+    ``terminated = truncated = False``; its ``info`` is then the reset info.
+    ``autoreset_mode=AutoresetMode.SAME_STEP`` resets finished boards in the
+    step that finished them and hands their last observation and info in
+    ``info["final_obs"]`` and ``info["final_info"]`` (what SB3 expects, see
+    :mod:`minesweep_env.envs.sb3_vec`). ``reset(options={"reset_mask": m})``
+    resets the boards where ``m`` is True.
+
+    **Info.** The single env's keys batched as a sync vector env batches
+    them, each with its ``"_key"`` mask of the boards that report it:
+    ``info["action_mask"]`` is ``bool`` (N, W*H); ``"guesses"`` ``int64``;
+    ``"mine_probability"`` ``float64``; ``"invalid_action"`` ``bool``;
+    ``"state"``, ``"map"``, ``"start"``, ``"layout_seed"``, ``"opened"`` and
+    ``"flagged"`` object arrays. ``"opened"`` and ``"flagged"`` list the same
+    cells as the single env, in row-major order rather than the order they
+    opened. ``"layout_seed"`` is an object array even when every board has an
+    ``int`` seed (a sync env makes it ``int64`` then): the values agree.
+
+    **Copies.** Observations come from a preallocated buffer; ``copy=True``
+    (the default) returns a copy, ``copy=False`` the buffer itself, which the
+    next ``step`` or ``reset`` overwrites (no allocation per step).
+
+    ``env.boards`` is the batch (views, mines, states); ``env.action_masks()``
+    the current masks. Rendering is not supported: use a sync vector env.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        board: str = "beginner",
+        width: int | None = None,
+        height: int | None = None,
+        mines: int | None = None,
+        rule_set: str | RuleSet = "complete",
+        first_click: str = "safe",
+        maps: MapSource | None = None,
+        obs_mode: str = "planes",
+        reward: str = "win-loss",
+        invalid_action_reward: float = -0.1,
+        max_steps: int | None = None,
+        info_probability: bool = True,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None:
+            raise ValueError(
+                "the native vector env does not render; make the vector env with "
+                'vectorization_mode="sync" to render'
+            )
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            raise ValueError("autoreset_mode must be NEXT_STEP or SAME_STEP")
+        # One single env checks the arguments and says what they mean (its size,
+        # spaces and settings): every board plays by them.
+        settings = SemiAutoMinesEnv(
+            board=board,
+            width=width,
+            height=height,
+            mines=mines,
+            rule_set=rule_set,
+            first_click=first_click,
+            maps=maps,
+            obs_mode=obs_mode,
+            reward=reward,
+            invalid_action_reward=invalid_action_reward,
+            max_steps=max_steps,
+            info_probability=info_probability,
+        )
+        self.num_envs = int(num_envs)
+        self.width, self.height, self.mines = settings.width, settings.height, settings.mines
+        self.maps: list[Map] = settings.maps
+        self.first_click: FirstClick = settings.first_click
+        self.obs_mode = settings.obs_mode
+        self.reward_mode = settings.reward_mode
+        self.invalid_action_reward = settings.invalid_action_reward
+        self.max_steps = settings.max_steps
+        self.info_probability = settings.info_probability
+        self.copy = bool(copy)
+        self.render_mode = None
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+
+        self.single_action_space = settings.action_space
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.single_observation_space = settings.observation_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+
+        # A name gives every board its own rule set, as every sync sub-env makes its
+        # own; an instance is shared, as make_vec hands the same one to every sub-env.
+        self.rule_sets = [settings.rule_set] + [
+            settings.rule_set if isinstance(rule_set, RuleSet) else get_rule_set(rule_set)
+            for _ in range(self.num_envs - 1)
+        ]
+        # The env's win rule, as SemiAutoMinesEnv's game: the board's state is the one verdict.
+        self.boards = BoardBatch(
+            self.num_envs, self.width, self.height, self.first_click, WinRule.SAFE_CELLS_OPENED
+        )
+        n = self.num_envs
+        self._planes = [
+            ProbabilityPlane(rules.known_weights) for rules in self.rule_sets
+        ]
+        self._np_randoms: list[np.random.Generator | None] = [None] * n
+        self.steps = np.zeros(n, dtype=np.int64)
+        self.map_path = np.full(n, None, dtype=object)
+        self.map_start = np.full(n, None, dtype=object)
+        self.layout_seed = np.full(n, None, dtype=object)
+        self._autoreset = np.zeros(n, dtype=bool)
+        space = self.observation_space
+        assert space.shape is not None and space.dtype is not None  # a Box has both
+        self._observations: np.ndarray = np.zeros(space.shape, space.dtype)
+        self._masks = np.ones((n, self.width * self.height), dtype=bool)
+        # The mine-probability planes (planes+probabilities only), recomputed where stale.
+        self._probabilities = np.zeros((n, self.height, self.width), dtype=np.float64)
+        self._stale = np.ones(n, dtype=bool)
+        self._started = False
+
+    # -- the Gymnasium API ------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """New games on every board (or on ``options["reset_mask"]``'s), seeded as a sync env.
+
+        ``seed=S`` seeds board i with ``S + i``; a list gives one seed (or
+        ``None``) per board; ``None`` goes on with each board's generator.
+        ``options["map"]`` and ``options["layout"]`` apply to every board reset.
+        """
+        n = self.num_envs
+        if seed is None:
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(
+                    f"If seeds are passed as a list the length must match num_envs={n} "
+                    f"but got length={len(seeds)}."
+                )
+        options = dict(options or {})
+        reset_mask = options.pop("reset_mask", None)
+        if reset_mask is None:
+            reset_mask = np.ones(n, dtype=bool)
+        elif (
+            not isinstance(reset_mask, np.ndarray)
+            or reset_mask.shape != (n,)
+            or reset_mask.dtype != np.bool_
+            or not reset_mask.any()
+        ):
+            raise ValueError(
+                f'options["reset_mask"] must be a bool array of shape ({n},) with a True value'
+            )
+        elif not self._started:
+            raise RuntimeError("reset every board once before resetting some of them")
+        for board in np.flatnonzero(reset_mask):
+            if seeds[board] is not None:
+                self._np_randoms[board], _ = seeding.np_random(seeds[board])
+            self._start_game(int(board), options)
+        self._started = True
+        self._autoreset[reset_mask] = False
+        self._update_masks()
+        self._encode()
+        return self._observation_batch(), self._pack(self._reset_columns(), reset_mask)
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Probe ``actions[i]`` on board i (a board that ended last step is reset instead)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        n, cells = self.num_envs, self.width * self.height
+        actions = np.asarray(actions)
+        if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {n} integers, got {actions!r}")
+        if ((actions < 0) | (actions >= cells)).any():
+            raise ValueError(f"actions {actions} are outside Discrete({cells})")
+        actions = actions.astype(np.int64)
+
+        restarting = self._autoreset.copy()
+        stepping = ~restarting
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        step_columns = self._play(np.flatnonzero(stepping), actions, rewards, terminated)
+        truncated[stepping] = ~terminated[stepping] & (self.steps[stepping] >= self.max_steps)
+        for board in np.flatnonzero(restarting):
+            self._start_game(int(board), {})
+        self._update_masks()
+        self._encode()
+        done = terminated | truncated
+
+        final: dict[str, Any] = {}
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
+            final_obs = np.full(n, None, dtype=object)
+            for board in np.flatnonzero(done):
+                final_obs[board] = self._observations[board].copy()
+            final_info = self._pack({**self._reset_columns(), **step_columns}, done)
+            final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
+            final["_final_info"] = done.copy()
+            for board in np.flatnonzero(done):
+                self._start_game(int(board), {})
+            self._update_masks()
+            self._encode()
+            stepping &= ~done
+        infos = self._pack(self._reset_columns(), np.ones(n, dtype=bool))
+        infos.update(final)
+        if stepping.any():
+            infos.update(self._pack(step_columns, stepping))
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            self._autoreset = done
+        return self._observation_batch(), rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """``bool`` (N, W*H): the valid actions of every board (all True on a finished one).
+
+        sb3-contrib's MaskablePPO reads the same through
+        :class:`minesweep_env.envs.sb3_vec.SemiAutoMinesSB3VecEnv`.
+        """
+        return self._masks.copy()
+
+    def close(self, **kwargs: Any) -> None:
+        """Nothing to release: no processes, no windows."""
+        self.closed = True
+
+    # -- games ------------------------------------------------------------------------------
+
+    def _board_rng(self, board: int) -> np.random.Generator:
+        """Board ``board``'s generator: seeded by ``reset``, or from entropy on first use."""
+        generator = self._np_randoms[board]
+        if generator is None:
+            generator, _ = seeding.np_random()
+            self._np_randoms[board] = generator
+        return generator
+
+    def _start_game(self, board: int, options: dict[str, Any]) -> None:
+        """``SemiAutoMinesEnv.reset`` for one board: the same draws, the same layout."""
+        np_random = self._board_rng(board)
+        map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
+        layout_seed = int(np_random.integers(_SEED_BOUND))
+        game_rng = np.random.default_rng(layout_seed)
+        self.map_path[board] = self.map_start[board] = self.layout_seed[board] = None
+        if "layout" in options:
+            layout = self._given_layout(options["layout"])
+        elif "map" in options:
+            layout = self._play_map(board, self._named_map(options["map"]))
+        elif self.maps:
+            layout = self._play_map(board, self.maps[map_index])
+        else:
+            self.layout_seed[board] = layout_seed
+            layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
+        self.rule_sets[board].reset()  # as Game does when a game starts
+        self.boards.start(board, layout, game_rng)
+        self.steps[board] = 0
+        self._stale[board] = True
+
+    def _play(
+        self,
+        stepping: np.ndarray,
+        actions: np.ndarray,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+    ) -> dict[str, np.ndarray]:
+        """``SemiAutoMinesEnv.step`` on the boards ``stepping``; returns the step-only info.
+
+        Writes the rewards and terminations of those boards. Every one of them
+        is playing: a finished board is reset before it is stepped again.
+        """
+        n = self.num_envs
+        boards = self.boards
+        cells = actions[stepping]
+        self.steps[stepping] += 1
+        shown = boards.view[stepping, cells]
+        valid = shown == COVERED
+        probed, probed_cells = stepping[valid], cells[valid]
+        invalid = stepping[~valid]
+
+        probability = np.zeros(n, dtype=np.float64)
+        if self.info_probability:
+            for board, cell in zip(probed, probed_cells, strict=True):
+                probability[board] = self._chosen_probability(board, int(cell))
+        else:
+            probability[probed] = np.nan
+        # What an invalid action's cell is known to be: a flag is a mine, a number is not.
+        probability[invalid] = np.where(shown[~valid] == FLAGGED, 1.0, 0.0)
+        rewards[invalid] = self.invalid_action_reward
+
+        before = boards.view[probed].copy()
+        boards.probe(probed, probed_cells)
+        boards.autosolve(probed, self.rule_sets)
+        after = boards.view[probed]
+        won = boards.state[probed] == WON
+        lost = boards.state[probed] == LOST
+        terminated[probed] = won | lost
+        rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
+        opened = (after >= 0) & (before < 0)
+        if self.reward_mode == "progress":
+            # After the probe: an "endoh" first click may have deleted a mine.
+            safe_total = self.width * self.height - boards.mine_count[probed]
+            share = opened.sum(axis=1) / np.maximum(safe_total, 1)
+            rewards[probed] += np.where(safe_total > 0, share, 0.0)
+        # A loss leaves the view as it was: its probabilities still hold.
+        self._stale[probed[~lost]] = True
+
+        invalid_action = np.zeros(n, dtype=bool)
+        invalid_action[invalid] = True
+        return {
+            "opened": self._cell_lists(stepping, probed, opened),
+            "flagged": self._cell_lists(stepping, probed, (after == FLAGGED) & (before != FLAGGED)),
+            "mine_probability": probability,
+            "invalid_action": invalid_action,
+        }
+
+    def _cell_lists(
+        self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray
+    ) -> np.ndarray:
+        """(x, y) lists per board: ``cells[k]`` for board ``probed[k]``, [] for other steppers."""
+        lists = np.full(self.num_envs, None, dtype=object)
+        for board in stepping:
+            lists[board] = []
+        rows, flat = np.nonzero(cells)
+        pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
+        ends = np.cumsum(np.bincount(rows, minlength=len(probed))).tolist()
+        for board, start, end in zip(probed, [0, *ends[:-1]], ends, strict=True):
+            lists[board] = pairs[start:end]
+        return lists
+
+    def _chosen_probability(self, board: int, cell: int) -> float:
+        """Exact mine probability of ``cell`` on ``board``'s position before the move."""
+        if self.obs_mode == "planes+probabilities":
+            return float(self._probabilities[board].flat[cell])  # the plane just observed
+        if self.boards.probes[board] == 0:
+            return self._first_click_probability(board)
+        weights = self._planes[board].weights(self.boards.board(board))
+        # As ProbabilityPlane: a covered cell off the weights is 0 (never met: all are listed).
+        weight = weights.mine_weight.get(cell, 0)
+        assert weight is not None  # the env always knows the total: every cell is weighed
+        return weight / weights.layouts
+
+    def _first_click_probability(self, board: int) -> float:
+        """The chance the first probe loses: zero unless the policy is ``none``."""
+        if self.first_click is not FirstClick.NONE:
+            return 0.0
+        return int(self.boards.mine_count[board]) / (self.width * self.height)
+
+    def _probability_plane(self, board: int) -> np.ndarray:
+        """``SemiAutoMinesEnv._current_probabilities`` of one board, (H, W) float64."""
+        view = self.boards.view[board].reshape(self.height, self.width)
+        if self.boards.state[board] == WON:
+            return (view < 0).astype(np.float64)  # every covered cell left is a mine
+        if self.boards.probes[board] == 0:
+            return np.full(view.shape, self._first_click_probability(board), dtype=np.float64)
+        return self._planes[board](self.boards.board(board))
+
+    # -- maps and given layouts -------------------------------------------------------------
+
+    def _given_layout(self, layout: Any) -> MineLayout:
+        if not isinstance(layout, MineLayout):
+            raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
+        self._check_size(layout, "the given layout")
+        return layout
+
+    def _named_map(self, path: str | Path) -> Map:
+        wanted = str(path)
+        for entry in self.maps:
+            if entry.path == wanted:
+                return entry
+        (entry,) = load_maps(Path(path))
+        self._check_size(entry.layout, entry.path)
+        return entry
+
+    def _play_map(self, board: int, entry: Map) -> MineLayout:
+        self.map_path[board], self.map_start[board] = entry.path, entry.start
+        return entry.layout
+
+    def _check_size(self, layout: MineLayout, what: str) -> None:
+        if (layout.width, layout.height) != (self.width, self.height):
+            raise ValueError(
+                f"{what} is {layout.width}x{layout.height} but this env plays "
+                f"{self.width}x{self.height} boards; make an env of that size"
+            )
+
+    # -- the batched outputs ----------------------------------------------------------------
+
+    def _verdicts(self) -> np.ndarray:
+        """The env's verdict per board: the batched game's state (won, lost or playing)."""
+        return self.boards.state
+
+    def _update_masks(self) -> None:
+        np.equal(self.boards.view, COVERED, out=self._masks)
+        self._masks[self._verdicts() != PLAYING] = True
+
+    def _encode(self) -> None:
+        """The observations of every board, written into the preallocated buffer."""
+        shape = (self.num_envs, self.height, self.width)
+        view = self.boards.view.reshape(shape)
+        out = self._observations
+        if self.obs_mode == "planes":
+            np.equal(view[:, None], _CODES, out=out.view(bool))
+        elif self.obs_mode == "grid":
+            out[:] = view
+        else:
+            for board in np.flatnonzero(self._stale):
+                self._probabilities[board] = self._probability_plane(int(board))
+            self._stale[:] = False
+            np.equal(view[:, None], _CODES, out=out[:, :PROBABILITY_PLANE], casting="unsafe")
+            out[:, PROBABILITY_PLANE] = self._probabilities
+
+    def _observation_batch(self) -> np.ndarray:
+        return self._observations.copy() if self.copy else self._observations
+
+    def _reset_columns(self) -> dict[str, np.ndarray]:
+        """The info every board reports on reset and step, one array per key."""
+        return {
+            "action_mask": self._masks.copy(),
+            "guesses": self.boards.guesses.copy(),
+            "state": _STATE_NAMES[self._verdicts()],
+            "map": self.map_path.copy(),
+            "start": self.map_start.copy(),
+            "layout_seed": self.layout_seed.copy(),
+        }
+
+    @staticmethod
+    def _pack(columns: dict[str, np.ndarray], present: np.ndarray) -> dict[str, Any]:
+        """Gymnasium's vector info: every key beside its ``"_key"`` mask of reporting boards."""
+        infos: dict[str, Any] = {}
+        for key, values in columns.items():
+            infos[key] = values
+            infos[f"_{key}"] = present.copy()
+        return infos

@@ -1,0 +1,313 @@
+"""The native vector env plays exactly as a sync vector env of the single env, faster.
+
+The equivalence tests step both with the same seed and the same actions (drawn
+from the masks, with some invalid actions mixed in) through hundreds of steps
+and autoresets, and compare everything they return.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import minesweep_env  # noqa: F401  (registers the env)
+from minesweep_env import FirstClick, Minefield, MineLayout
+from minesweep_env.envs.board_batch import neighbour_array, open_cells
+from minesweep_env.envs.vector import SemiAutoMinesVectorEnv
+
+MAPS = Path(__file__).resolve().parent.parent / "maps"
+
+STEP_KEYS = ("opened", "flagged", "mine_probability", "invalid_action")
+
+
+def make_pair(num_envs: int, **kwargs):
+    sync = gym.make_vec("SemiAutoMines-v0", num_envs=num_envs, vectorization_mode="sync", **kwargs)
+    native = gym.make_vec(
+        "SemiAutoMines-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
+    )
+    return sync, native
+
+
+def same_value(a, b) -> bool:
+    if isinstance(a, list):  # opened / flagged: the same cells, the order may differ
+        return sorted(a) == sorted(b)
+    if isinstance(a, float) and np.isnan(a):
+        return isinstance(b, float) and np.isnan(b)
+    if isinstance(a, np.ndarray):
+        return np.array_equal(a, b)
+    return a == b
+
+
+def assert_same_infos(expected: dict, actual: dict) -> None:
+    assert set(expected) == set(actual)
+    for key, values in expected.items():
+        if key.startswith("_"):
+            assert np.array_equal(values, actual[key]), key
+        elif key == "final_info":
+            assert_same_infos(values, actual[key])
+        else:
+            for i in np.flatnonzero(expected[f"_{key}"]):
+                assert same_value(values[i], actual[key][i]), (key, i, values[i], actual[key][i])
+
+
+def play_both(sync, native, steps: int, seed: int, invalid_share: float = 0.1) -> dict:
+    """Step both envs alike; assert every output agrees; return what was seen."""
+    rng = np.random.default_rng(seed)
+    obs_a, info_a = sync.reset(seed=seed)
+    obs_b, info_b = native.reset(seed=seed)
+    assert obs_a.dtype == obs_b.dtype and np.array_equal(obs_a, obs_b)
+    assert_same_infos(info_a, info_b)
+    seen = {"won": 0, "lost": 0, "invalid": 0, "truncated": 0, "autoresets": 0}
+    for _ in range(steps):
+        masks = info_a["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        wild = rng.random(len(actions)) < invalid_share
+        actions[wild] = rng.integers(masks.shape[1], size=int(wild.sum()))
+        obs_a, rew_a, term_a, trunc_a, info_a = sync.step(actions)
+        obs_b, rew_b, term_b, trunc_b, info_b = native.step(actions)
+        assert np.array_equal(obs_a, obs_b)
+        assert np.array_equal(rew_a, rew_b) and rew_b.dtype == np.float64
+        assert np.array_equal(term_a, term_b) and np.array_equal(trunc_a, trunc_b)
+        assert np.array_equal(info_a["action_mask"], native.unwrapped.action_masks())
+        assert_same_infos(info_a, info_b)
+        done = term_a | trunc_a
+        seen["won"] += int((term_a & (info_a["state"] == "won")).sum())
+        seen["lost"] += int((term_a & (info_a["state"] == "lost")).sum())
+        seen["truncated"] += int(trunc_a.sum())
+        seen["autoresets"] += int(done.sum())
+        if "invalid_action" in info_a:
+            seen["invalid"] += int((info_a["invalid_action"] & info_a["_invalid_action"]).sum())
+    return seen
+
+
+@pytest.mark.parametrize("rule_set", ["complete", "endoh"])
+def test_same_as_sync_on_beginner(rule_set):
+    sync, native = make_pair(6, rule_set=rule_set)
+    seen = play_both(sync, native, steps=300, seed=11, invalid_share=0.5)
+    assert seen["won"] > 5 and seen["lost"] > 5 and seen["invalid"] > 20
+
+
+@pytest.mark.parametrize("rule_set", ["complete", "endoh"])
+def test_same_as_sync_on_a_small_board_with_progress_rewards_and_truncation(rule_set):
+    # max_steps=4 truncates games kept alive by invalid actions.
+    sync, native = make_pair(
+        5,
+        width=6,
+        height=5,
+        mines=6,
+        rule_set=rule_set,
+        reward="progress",
+        first_click="endoh",
+        max_steps=4,
+    )
+    seen = play_both(sync, native, steps=300, seed=3, invalid_share=0.4)
+    assert seen["won"] > 5 and seen["lost"] > 5 and seen["truncated"] > 5
+
+
+@pytest.mark.parametrize("obs_mode", ["grid", "planes+probabilities"])
+def test_same_as_sync_in_other_observation_modes(obs_mode):
+    sync, native = make_pair(4, obs_mode=obs_mode, first_click="none", board="intermediate")
+    seen = play_both(sync, native, steps=60, seed=2)
+    assert seen["autoresets"] > 4
+
+
+def test_same_as_sync_on_maps_with_endoh_alt():
+    # endoh-alt's own win rule can leave the game going with every safe cell open.
+    sync, native = make_pair(4, maps=MAPS / "suites" / "beginner", rule_set="endoh-alt")
+    seen = play_both(sync, native, steps=150, seed=8)
+    assert seen["won"] > 3
+
+
+def test_same_as_sync_on_expert_without_probabilities():
+    sync, native = make_pair(3, board="expert", info_probability=False)
+    play_both(sync, native, steps=40, seed=4)
+
+
+def test_same_step_autoreset_matches_sync():
+    kwargs = {"num_envs": 4, "rule_set": "endoh"}
+    sync = gym.make_vec(
+        "SemiAutoMines-v0",
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP},
+        **kwargs,
+    )
+    native = gym.make_vec(
+        "SemiAutoMines-v0",
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=AutoresetMode.SAME_STEP,
+        **kwargs,
+    )
+    assert native.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    seen = play_both(sync, native, steps=120, seed=6)
+    assert seen["autoresets"] > 10
+
+
+def test_seeds_give_the_sync_layouts_board_by_board():
+    sync, native = make_pair(3, board="expert")
+    sync.reset(seed=[7, None, 9])
+    native.reset(seed=[7, None, 9])
+    seeds_a = [env.unwrapped.layout_seed for env in sync.envs]
+    seeds_b = list(native.unwrapped.layout_seed)
+    assert seeds_a[0] == seeds_b[0] and seeds_a[2] == seeds_b[2]
+    assert seeds_a[1] != seeds_b[1]  # unseeded: drawn from entropy on each side
+    assert native.unwrapped.boards.layouts[0] == sync.envs[0].unwrapped.game.layout
+
+
+def test_reset_mask_and_options_reset_only_the_masked_boards():
+    _, native = make_pair(3)
+    obs, _ = native.reset(seed=0)
+    native.step(np.array([40, 40, 40]))
+    layout = MineLayout.from_rows(["x" + "o" * 8] + ["o" * 9] * 8)
+    mask = np.array([False, True, False])
+    obs, infos = native.reset(options={"reset_mask": mask, "layout": layout})
+    assert list(infos["_state"]) == [False, True, False]
+    assert native.unwrapped.boards.layouts[1] == layout
+    assert native.unwrapped.boards.view[1].tolist() == [-1] * 81
+    assert (native.unwrapped.boards.view[[0, 2]] >= 0).any(axis=1).all()
+
+
+def test_spaces_determinism_and_fresh_arrays():
+    from gymnasium.utils.env_checker import data_equivalence
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # make_vec warns when autoreset metadata is missing
+        envs = gym.make_vec("SemiAutoMines-v0", num_envs=5, board="expert")
+    assert isinstance(envs, SemiAutoMinesVectorEnv)
+    assert envs.spec is not None and envs.spec.kwargs["vectorization_mode"] == "vector_entry_point"
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert envs.observation_space.shape == (5, 11, 16, 30)
+    assert envs.single_action_space == gym.spaces.Discrete(480)
+    assert envs.action_space == gym.spaces.MultiDiscrete([480] * 5)
+    obs, infos = envs.reset(seed=1)
+    assert obs in envs.observation_space
+    assert infos["action_mask"].shape == (5, 480) and infos["action_mask"].all()
+    again, again_infos = envs.reset(seed=1)
+    assert data_equivalence(obs, again) and data_equivalence(infos, again_infos)
+    assert again is not obs  # copy=True: a returned observation is never reused
+    for _ in range(10):
+        obs, rewards, terminated, truncated, infos = envs.step(envs.action_space.sample())
+        assert obs in envs.observation_space
+        assert rewards.shape == terminated.shape == truncated.shape == (5,)
+    envs.close()
+
+
+def test_bad_actions_and_arguments_are_refused():
+    envs = SemiAutoMinesVectorEnv(num_envs=2)
+    with pytest.raises(RuntimeError):
+        envs.step(np.array([0, 0]))
+    envs.reset(seed=0)
+    with pytest.raises(ValueError):
+        envs.step(np.array([0, 81]))
+    with pytest.raises(ValueError):
+        envs.step(np.array([0]))
+    with pytest.raises(ValueError):
+        SemiAutoMinesVectorEnv(num_envs=2, board="huge")
+    with pytest.raises(ValueError):
+        SemiAutoMinesVectorEnv(num_envs=2, autoreset_mode=AutoresetMode.DISABLED)
+
+
+def test_copy_false_hands_out_the_buffer():
+    envs = SemiAutoMinesVectorEnv(num_envs=2, copy=False)
+    first, _ = envs.reset(seed=0)
+    second, *_ = envs.step(np.array([40, 40]))
+    assert first is second
+
+
+def test_open_cells_opens_what_the_minefield_flood_opens():
+    # 300 boards in one call, each against Minefield's own flood from one safe cell.
+    rng = np.random.default_rng(0)
+    width, height = 7, 6
+    layouts = [MineLayout.random(width, height, int(rng.integers(1, 12)), rng) for _ in range(300)]
+    starts = [int(rng.choice(np.flatnonzero(~layout.mines.reshape(-1)))) for layout in layouts]
+    view = np.full((len(layouts), width * height), -1, dtype=np.int8)
+    numbers = np.stack([layout.numbers.reshape(-1) for layout in layouts])
+    boards = np.arange(len(layouts))
+    opened = open_cells(view, numbers, neighbour_array(width, height), boards, np.array(starts))
+    for k, (layout, start) in enumerate(zip(layouts, starts, strict=True)):
+        minefield = Minefield(layout, FirstClick.NONE)
+        assert opened[k] == len(minefield.probe(start % width, start // width))
+        assert np.array_equal(view[k], minefield.view.reshape(-1))
+    assert opened.max() > 10  # some floods went far
+
+
+def test_open_cells_stops_at_flags_and_skips_open_seeds():
+    layout = MineLayout.from_rows(["ooooo", "ooooo", "oooxx", "oooxo"])
+    numbers = layout.numbers.reshape(1, -1)
+    view = np.full((1, 20), -1, dtype=np.int8)
+    view[0, 13] = -2  # the flag on (3, 2)
+    # Two seeds on one board: the second lies in the first one's flood.
+    opened = open_cells(view, numbers, neighbour_array(5, 4), np.array([0, 0]), np.array([0, 6]))
+    expected = np.array(
+        [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0]], dtype=bool
+    ).reshape(-1)
+    assert opened.tolist() == [expected.sum()]
+    assert np.array_equal(view[0] >= 0, expected)
+    assert view[0, 13] == -2 and view[0, 19] == -1
+
+
+def test_sb3_vec_env_plays_the_games_of_a_dummy_vec_env():
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from minesweep_env.envs.sb3_vec import SemiAutoMinesSB3VecEnv
+
+    kwargs = {"rule_set": "endoh", "reward": "progress", "max_steps": 6}
+    dummy = DummyVecEnv([lambda: gym.make("SemiAutoMines-v0", **kwargs) for _ in range(4)])
+    native = SemiAutoMinesSB3VecEnv(num_envs=4, **kwargs)
+    dummy.seed(21)
+    native.seed(21)
+    assert np.array_equal(dummy.reset(), native.reset())
+    assert [info["layout_seed"] for info in dummy.reset_infos] == [
+        info["layout_seed"] for info in native.reset_infos
+    ]
+    rng = np.random.default_rng(21)
+    finished = truncated = 0
+    for _ in range(200):
+        masks = np.stack(dummy.env_method("action_masks"))
+        assert np.array_equal(masks, native.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        actions[rng.random(4) < 0.3] = 0  # invalid once opened: lets max_steps truncate
+        obs_a, rew_a, done_a, infos_a = dummy.step(actions)
+        obs_b, rew_b, done_b, infos_b = native.step(actions)
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(done_a, done_b)
+        assert np.array_equal(rew_a, rew_b) and rew_b.dtype == np.float32
+        for a, b in zip(infos_a, infos_b, strict=True):
+            for key in ("state", "guesses", "TimeLimit.truncated", "mine_probability"):
+                assert a[key] == b[key], key
+            if "terminal_observation" in a:
+                assert np.array_equal(a["terminal_observation"], b["terminal_observation"])
+            assert ("terminal_observation" in a) == ("terminal_observation" in b)
+        finished += int(done_a.sum())
+        truncated += sum(info["TimeLimit.truncated"] for info in infos_a)
+    assert finished > 20 and truncated > 0
+    assert [info["layout_seed"] for info in dummy.reset_infos] == [
+        info["layout_seed"] for info in native.reset_infos
+    ]
+
+
+@pytest.mark.slow
+def test_maskable_ppo_learns_on_the_sb3_vec_env_through_vec_monitor(tmp_path):
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from minesweep_env.envs.sb3_vec import SemiAutoMinesSB3VecEnv
+
+    vec = SemiAutoMinesSB3VecEnv(num_envs=8, rule_set="endoh", info_probability=False)
+    vec = VecMonitor(vec, str(tmp_path / "all"), info_keywords=("state",))
+    vec.seed(0)
+    assert is_masking_supported(vec)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=0, verbose=0
+    )
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
+    masks = get_action_masks(vec)
+    assert masks.shape == (8, 81) and masks.any(axis=1).all()
+    rows = (tmp_path / "all.monitor.csv").read_text().splitlines()[2:]
+    assert len(rows) > 8 and all(row.split(",")[3] in ("won", "lost", "playing") for row in rows)
