@@ -27,6 +27,7 @@ from ...core.cells import KNOWN_SAFE
 from ...errors import InconsistentBoardError
 from .counting import ComponentCount, NoLayoutError, Poly, count_component, multiply, sparse
 from .frontier import Frontier, read_frontier
+from .jit import fast_path
 
 CACHE_LIMIT = 512
 """Component counts a caller keeps between positions of one game (consecutive
@@ -236,16 +237,14 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
     cells no number touches. Cells proven safe (``KNOWN_SAFE``) are 0.
 
     Answered by the compiled float path (:mod:`.fast`, equal to the exact
-    engine's floats within 1e-12) wherever it can; by the exact engine otherwise.
+    engine's floats within 1e-12) wherever it can once its kernels are compiled
+    (:mod:`.jit` says when); by the exact engine otherwise.
 
     :param total_mines: overrides ``board.total_mines`` when given.
     :raises InconsistentBoardError: when no layout fits the position.
     """
-    # Imported here: numba's import and the kernels' load cost a second, which
-    # only callers of this function should pay.
-    from .fast import fast_mine_probabilities
-
-    probabilities = fast_mine_probabilities(board, total_mines)
+    fast = fast_path()
+    probabilities = None if fast is None else fast(board, total_mines)
     if probabilities is None:
         probabilities = analyse_position(board, total_mines).probabilities
     return probabilities

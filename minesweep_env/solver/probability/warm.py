@@ -1,0 +1,95 @@
+"""Compile the fast path's kernels into numba's cache, then mark the cache ready.
+
+``python -m minesweep_env.solver.probability.warm`` does it in the foreground
+(the README's set-up commands run it right after installing, so even the first
+game is fast); :mod:`.jit` starts it in the background, detached and at low
+priority, the first time a process finds the cache cold. Either way it checks
+the compiled answer against the exact engine on a small position before writing
+the marker, and writes a marker saying "failed" instead when anything goes
+wrong, so that no process tries again until the kernels or numba change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+from . import jit
+
+
+def _check(fast_mine_probabilities: jit.FastPath) -> None:
+    """The compiled kernel answers the way the exact engine does, with and without a total."""
+    from ...core.layout import MineLayout
+    from ...core.minefield import Minefield
+    from .engine import analyse_position
+
+    rng = np.random.default_rng(7)
+    field = Minefield(MineLayout.random(9, 9, 10, rng), first_click="safe", rng=rng)
+    field.probe(4, 4)
+    board = field.board()
+    for total in (board.total_mines, None):
+        fast = fast_mine_probabilities(board, total)
+        exact = analyse_position(board, total).probabilities
+        if fast is None or not np.allclose(fast, exact, rtol=0, atol=1e-12, equal_nan=True):
+            raise RuntimeError(f"compiled kernel disagrees with the exact engine: {fast} {exact}")
+
+
+def compile_and_mark(key: dict) -> str | None:
+    """Load or compile the kernels in this process, check them, write the marker.
+
+    :returns: ``None`` when the cache is ready, else what went wrong (also in the marker).
+    """
+    try:
+        from . import fast
+
+        fast.load_kernels()
+        _check(fast.fast_mine_probabilities)
+        index = fast.cache_index()
+        if index is None or not os.path.exists(index):
+            raise RuntimeError(f"numba wrote no cache index (looked for {index})")
+    except Exception as error:  # noqa: BLE001 - any failure means: exact engine from now on
+        why = f"{type(error).__name__}: {error}"
+        traceback.print_exc()
+        # No marker where none can be written: each process then starts one warm-up.
+        with contextlib.suppress(OSError):
+            jit.write_marker(key, "failed", error=why)
+        return why
+    try:
+        jit.write_marker(key, "ready", index=index)
+    except OSError as error:
+        return f"cannot write the marker ({error})"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--background", action="store_true", help="run at low priority")
+    parser.add_argument("--lock", type=Path, help="the lock file to remove when done")
+    args = parser.parse_args(argv)
+    try:
+        if args.background and hasattr(os, "nice"):
+            os.nice(10)
+        start = time.perf_counter()
+        key = jit.cache_key()
+        if jit.marker_ready(jit.read_marker(), key):
+            print(f"kernels already cached ({jit.marker_path()})")
+            return 0
+        error = compile_and_mark(key)
+        if error:
+            print(f"warm-up failed, the exact engine will answer: {error}")
+            return 1
+        print(f"kernels compiled and cached in {time.perf_counter() - start:.1f} s")
+        return 0
+    finally:
+        if args.lock:
+            args.lock.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
