@@ -29,7 +29,9 @@ def load_kernels() -> bool:
 
     :returns: whether the kernel came from the cache.
     """
-    mine_probabilities_into.compile(SIGNATURE)
+    # Once compiles are off numba refuses even a signature it holds: ask only once.
+    if SIGNATURE not in mine_probabilities_into.overloads:
+        mine_probabilities_into.compile(SIGNATURE)
     mine_probabilities_into.disable_compile()
     return not mine_probabilities_into.stats.cache_misses
 

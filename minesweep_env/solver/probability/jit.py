@@ -34,8 +34,8 @@ A warm-up that fails writes a marker saying so: from then on the exact engine
 answers, said once per process by a warning, until the key changes (another
 numba, edited kernels) or the marker is deleted; nothing retries in a loop. At
 most one warm-up runs at a time (a lock file made with ``O_EXCL``; one older
-than :data:`STALE_LOCK` seconds is taken as left by a killed warm-up), and a
-process starts at most one.
+than :data:`STALE_LOCK` seconds, or naming a process that is gone, is taken as
+left by a killed warm-up), and a process starts at most one.
 """
 
 from __future__ import annotations
@@ -220,7 +220,6 @@ class _Readiness:
         except OSError as error:
             self.give_up(f"cannot write the warm-up's lock ({error})")
             return
-        os.write(descriptor, str(os.getpid()).encode())
         os.close(descriptor)
         # The child must import this very copy of the package, whatever this process's sys.path.
         environment = dict(os.environ)
@@ -228,10 +227,11 @@ class _Readiness:
         environment["PYTHONPATH"] = os.pathsep.join(
             filter(None, [package_root, environment.get("PYTHONPATH")])
         )
+        command = [sys.executable, "-u", "-m", f"{__package__}.warm", "--background", "--lock"]
         try:
             with open(log_path(), "wb") as log:
                 self.warm_up = subprocess.Popen(
-                    [sys.executable, "-m", __package__ + ".warm", "--background", "--lock", lock],
+                    [*command, str(lock)],
                     stdin=subprocess.DEVNULL,
                     stdout=log,
                     stderr=subprocess.STDOUT,
@@ -241,6 +241,8 @@ class _Readiness:
         except OSError as error:
             lock.unlink(missing_ok=True)
             self.give_up(f"cannot start the warm-up ({error})")
+            return
+        lock.write_text(str(self.warm_up.pid))  # whose lock it is, for _stale
 
     def give_up(self, why: str) -> None:
         self.final = True
@@ -264,10 +266,22 @@ _ANOTHER: subprocess.Popen = _Another()  # type: ignore[assignment]
 
 
 def _stale(lock: Path) -> bool:
+    """Whether ``lock`` was left by a warm-up that no longer runs (gone, or too old)."""
     try:
-        return time.time() - lock.stat().st_mtime > STALE_LOCK
-    except OSError:
+        if time.time() - lock.stat().st_mtime > STALE_LOCK:
+            return True
+        pid = int(lock.read_text())
+    except (OSError, ValueError):
         return False
+    if os.name != "posix":
+        return False  # Windows' os.kill would end the process: trust the age alone
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists (another user's) or we cannot tell
+    return False
 
 
 _readiness = _Readiness()

@@ -1,0 +1,154 @@
+"""When mine_probabilities uses the compiled kernels (minesweep_env.solver.probability.jit).
+
+The exact engine answers until a warm-up has put the kernels in numba's cache
+and written a marker with this install's key; a marker with another key, a
+failed status or a missing cache is not used; SEMIAUTOMINES_NO_JIT keeps numba
+out entirely.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from positions import random_position
+
+from minesweep_env import analyse_position, mine_probabilities
+from minesweep_env.solver.probability import jit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """An empty marker folder, background mode, and this process's decision forgotten."""
+    monkeypatch.setenv(jit.CACHE_DIR, str(tmp_path))
+    monkeypatch.delenv(jit.JIT_SYNC, raising=False)
+    monkeypatch.delenv(jit.NO_JIT, raising=False)
+    jit.reset()
+    yield tmp_path
+    jit.reset()
+
+
+def _run(code: str, **environment: str) -> str:
+    """Run ``code`` in a fresh interpreter importing this tree; its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **environment}
+    env.pop(jit.JIT_SYNC, None)
+    env.update(environment)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+PLAY = """
+import sys
+from minesweep_env import Board, mine_probabilities
+from minesweep_env.solver.probability import jit
+board = Board.from_rows(["1?", "??"], total_mines=1)
+print(mine_probabilities(board)[1, 1], jit.fast_path() is not None, "numba" in sys.modules)
+"""
+
+
+def test_exact_engine_answers_while_a_warm_up_runs(fresh: Path) -> None:
+    jit.lock_path().write_text("1")  # another process's warm-up, just started
+    for seed in range(20):
+        board, _ = random_position(seed)
+        exact = analyse_position(board).probabilities
+        assert np.array_equal(mine_probabilities(board), exact, equal_nan=True)
+    assert jit.fast_path() is None
+    assert not jit.marker_path().exists()
+
+
+def test_a_cold_process_answers_without_numba(fresh: Path) -> None:
+    jit.lock_path().write_text("1")
+    out = _run(PLAY, **{jit.CACHE_DIR: str(fresh)}).split()
+    assert out == [str(1 / 3), "False", "False"]
+
+
+def test_no_jit_never_imports_numba(fresh: Path) -> None:
+    out = _run(PLAY, **{jit.CACHE_DIR: str(fresh), jit.NO_JIT: "1"}).split()
+    assert out == [str(1 / 3), "False", "False"]
+    assert not jit.lock_path().exists()  # and starts no warm-up
+
+
+def test_background_warm_up_then_fast_path(fresh: Path) -> None:
+    out = _run(PLAY, **{jit.CACHE_DIR: str(fresh)}).split()
+    assert out[1:] == ["False", "False"]
+    deadline = time.monotonic() + 280
+    while time.monotonic() < deadline and jit.lock_path().exists():
+        time.sleep(0.5)
+    marker = jit.read_marker()
+    assert marker is not None and marker["status"] == "ready", jit.log_path().read_text()
+    assert jit.marker_ready(marker, jit.cache_key())
+    out = _run(PLAY, **{jit.CACHE_DIR: str(fresh)}).split()
+    assert out[1:] == ["True", "True"]
+    assert float(out[0]) == pytest.approx(1 / 3, abs=1e-12)
+
+
+def test_marker_for_another_key_or_status_is_not_used(fresh: Path) -> None:
+    key = jit.cache_key()
+    index = fresh / "index.nbi"
+    index.write_text("")
+    jit.write_marker(key, "ready", index=str(index))
+    assert jit.marker_ready(jit.read_marker(), key)
+    for name, value in [("numba", "0.0.0"), ("numpy", "0.0.0"), ("python", "2.7")]:
+        assert not jit.marker_ready(jit.read_marker(), {**key, name: value})
+    edited = json.loads(json.dumps(key))
+    edited["sources"]["kernels.py"]["mtime_ns"] += 1  # numba would recompile: so do not trust
+    assert not jit.marker_ready(jit.read_marker(), edited)
+    jit.write_marker(key, "failed", error="boom", index=str(index))
+    assert not jit.marker_ready(jit.read_marker(), key)
+    jit.write_marker(key, "ready", index=str(fresh / "deleted.nbi"))
+    assert not jit.marker_ready(jit.read_marker(), key)
+    jit.marker_path().write_text("{not json")
+    assert jit.read_marker() is None
+
+
+def test_failed_warm_up_is_not_retried(fresh: Path) -> None:
+    jit.write_marker(jit.cache_key(), "failed", error="LoweringError: boom")
+    with pytest.warns(RuntimeWarning, match="boom"):
+        assert jit.fast_path() is None
+    assert not jit.lock_path().exists()  # no new warm-up
+    board, _ = random_position(3)
+    assert np.array_equal(
+        mine_probabilities(board), analyse_position(board).probabilities, equal_nan=True
+    )
+
+
+def test_unwritable_cache_folder_means_exact_engine(fresh: Path, monkeypatch) -> None:
+    blocker = fresh / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv(jit.CACHE_DIR, str(blocker / "cache"))
+    with pytest.warns(RuntimeWarning, match="lock"):
+        assert jit.fast_path() is None
+    assert jit.fast_path() is None  # said once, decided for the process
+
+
+def test_sync_mode_compiles_here_and_marks_ready(fresh: Path, monkeypatch) -> None:
+    monkeypatch.setenv(jit.JIT_SYNC, "1")
+    fast = jit.fast_path()
+    assert fast is not None
+    assert jit.marker_ready(jit.read_marker(), jit.cache_key())
+    board, _ = random_position(11)
+    board.grid.flags.writeable = False  # a read-only grid takes the same compiled kernel
+    probabilities = fast(board, None)
+    assert probabilities is not None
+    exact = analyse_position(board).probabilities
+    assert np.allclose(probabilities, exact, rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_lock_of_a_killed_warm_up_is_stale(fresh: Path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    jit.lock_path().write_text(str(gone.pid))
+    assert jit._stale(jit.lock_path())
+    jit.lock_path().write_text(str(os.getpid()))
+    assert not jit._stale(jit.lock_path())
