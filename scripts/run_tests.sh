@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv-test
 .venv-test/bin/python -m pip install --quiet --upgrade pip
 .venv-test/bin/python -m pip install --quiet -e '.[train,dev]'
+# Compile the probability kernels into numba's cache now, not during the first game.
+.venv-test/bin/python -m minesweep_env.solver.probability.warm
 .venv-test/bin/ruff check .
 .venv-test/bin/mypy
 .venv-test/bin/python -m pytest -q tests notebooks/tour.ipynb --nbmake "$@"
