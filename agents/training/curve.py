@@ -9,6 +9,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from minesweep_env.fileio import atomic_write
+
 
 def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
     """Training win rate (rolling, from the monitor CSVs), the periodic evaluations
@@ -28,7 +30,8 @@ def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    with atomic_write(out, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=120)
 
 
 def _plot_training(ax: Axes, run_dir: Path) -> None:
