@@ -189,3 +189,19 @@ def test_kill_9_while_writing_leaves_a_whole_json(tmp_path):
         assert data["i"] >= 1 and len(data["rows"]) == 40000
     # a kill can leave a dot-named temporary file behind, never a torn results.json
     assert {p.name for p in tmp_path.iterdir() if not p.name.startswith(".")} == {"results.json"}
+
+
+def test_the_learning_curve_skips_a_torn_monitor_line(tmp_path):
+    """SB3's Monitor appends in place (not through fileio): a killed run's last
+    episode line can be torn, and the curve must still draw."""
+    from semiautomines_agents.training.curve import plot_learning_curve
+
+    monitor = tmp_path / "monitor"
+    monitor.mkdir()
+    lines = ['#{"t_start": 0}', "r,l,t,state"]
+    lines += [f"1.0,{1 + n % 3},{n / 10},{'won' if n % 2 else 'lost'}" for n in range(50)]
+    (monitor / "0.monitor.csv").write_text("\n".join(lines) + "\n-1.0,2")  # torn
+    write_text(tmp_path / "eval.csv", "timesteps,wall_s,win_rate\n0,1.0,0.5\n100,2.0,0.6\n")
+    plot_learning_curve(tmp_path, tmp_path / "curve.png", "test")
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    assert temp_files(tmp_path) == []

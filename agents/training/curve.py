@@ -40,7 +40,11 @@ def _plot_training(ax: Axes, run_dir: Path) -> None:
         with path.open() as handle:
             handle.readline()  # the JSON header line
             for row in csv.DictReader(handle):
-                episodes.append((float(row["t"]), row["state"], int(row["l"])))
+                try:
+                    episodes.append((float(row["t"]), row["state"], int(row["l"])))
+                except (TypeError, ValueError):
+                    # SB3's Monitor appends in place: a killed run can leave a torn line.
+                    continue
     if not episodes:
         return
     episodes.sort()
