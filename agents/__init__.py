@@ -6,7 +6,7 @@ tie-break), ``greedy-plain`` (the same with random tie-breaks, first click
 included), ``greedy-opening`` (the known-best first click, then random
 tie-breaks), ``greedy-zero`` (the known-best first click, ties to the
 likeliest zero without the look-ahead) and ``ppo``
-(a saved MaskablePPO model).
+(a saved MaskablePPO policy, weights only).
 
 The repository keeps this package in ``agents/``; it installs as
 ``semiautomines_agents``, an import name no other package uses.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .base import Agent
 from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent, ZeroGreedyAgent
-from .ppo import ModelNotFoundError, PPOAgent, default_model_path
+from .ppo import ModelNotFoundError, PPOAgent, UntrustedModelError, default_model_path
 from .random_agent import RandomAgent
 
 AGENTS: dict[str, type[Agent]] = {
@@ -32,10 +32,17 @@ AGENTS: dict[str, type[Agent]] = {
 """Agent classes by registry name."""
 
 
-def make_agent(name: str, model: str | Path | None = None, seed: int | None = None) -> Agent:
+def make_agent(
+    name: str,
+    model: str | Path | None = None,
+    seed: int | None = None,
+    trust_model: bool = False,
+) -> Agent:
     """An agent by registry name.
 
     :param model: the model file of a learned agent (``None``: the shipped one).
+    :param trust_model: let a learned agent load a stable-baselines3 zip (which
+        unpickles: a crafted file runs code); weights-only files need no trust.
     :param seed: seeds an agent's randomness (the harness reseeds every game).
     :raises ValueError: naming the known agents when ``name`` is unknown.
     :raises ModelNotFoundError: when a learned agent has no model file.
@@ -43,7 +50,7 @@ def make_agent(name: str, model: str | Path | None = None, seed: int | None = No
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
     if name == PPOAgent.name:
-        return PPOAgent(model)
+        return PPOAgent(model, trust_model=trust_model)
     if seed is None:
         return AGENTS[name]()
     return AGENTS[name](seed=seed)  # type: ignore[call-arg]
@@ -58,6 +65,7 @@ __all__ = [
     "PPOAgent",
     "PlainGreedyAgent",
     "RandomAgent",
+    "UntrustedModelError",
     "ZeroGreedyAgent",
     "default_model_path",
     "make_agent",

@@ -1,10 +1,15 @@
-"""The learned agent: a saved MaskablePPO model playing through the env's observation.
+"""The learned agent: a saved MaskablePPO policy playing through the env's observation.
 
 By default it loads the model shipped in ``agents/models/`` (trained by
 ``semiautomines train``); ``--model PATH`` picks another. The policy is fully
 convolutional (one logit per cell), so the same weights play any board size:
 this agent therefore runs the policy network directly rather than through
 ``model.predict``, which insists on the training board's observation shape.
+
+Model files are weights only (``NAME.pt`` + ``NAME.json``, see
+:mod:`~semiautomines_agents.model_files`): loading one cannot run code. A
+stable-baselines3 ``.zip`` unpickles Python objects when loaded, so it is
+refused unless the caller passes ``trust_model=True`` (``--trust-model``).
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ import json
 import pickletools
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .base import Agent
+from .model_files import TRUST_RISK, WEIGHTS_SUFFIX, ModelFileError, is_sb3_zip, load_policy
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models live."""
@@ -29,22 +36,26 @@ one among them) says its policy class lives."""
 
 
 class ModelNotFoundError(FileNotFoundError):
-    """No model file where one was asked for (or none shipped yet)."""
+    """No model file where one was asked for (or none shipped yet), or none that loads."""
+
+
+class UntrustedModelError(ModelNotFoundError):
+    """A stable-baselines3 zip, refused because loading it could run code."""
 
 
 def default_model_path() -> Path:
-    """The shipped model: ``agents/models/ppo_default.zip`` if present, else the
-    last ``ppo_*.zip`` by name.
+    """The shipped model: ``agents/models/ppo_default.pt`` if present, else the
+    last ``ppo_*.pt`` by name.
 
     :raises ModelNotFoundError: when no model has been shipped.
     """
-    preferred = MODELS_DIR / "ppo_default.zip"
+    preferred = MODELS_DIR / f"ppo_default{WEIGHTS_SUFFIX}"
     if preferred.is_file():
         return preferred
-    candidates = sorted(MODELS_DIR.glob("ppo_*.zip"))
+    candidates = sorted(MODELS_DIR.glob(f"ppo_*{WEIGHTS_SUFFIX}"))
     if not candidates:
         raise ModelNotFoundError(
-            f"no PPO model shipped yet (nothing matches {MODELS_DIR}/ppo_*.zip); "
+            f"no PPO model shipped yet (nothing matches {MODELS_DIR}/ppo_*{WEIGHTS_SUFFIX}); "
             "train one with semiautomines train or pass --model PATH"
         )
     return candidates[-1]
@@ -102,35 +113,48 @@ def load_objects(path: Path) -> dict:
     return objects
 
 
+def untrusted_zip_message(path: Path) -> str:
+    """One line: why a zip is refused, and the two ways on."""
+    return (
+        f"{path}: refused: {TRUST_RISK}. Pass --trust-model only for a file you made or "
+        f"trust, or convert it without unpickling: python -m semiautomines_agents.convert_model "
+        f"{path} {path.with_suffix(WEIGHTS_SUFFIX)}"
+    )
+
+
 class PPOAgent(Agent):
     """Plays the most likely valid action of a saved MaskablePPO policy.
 
-    :param model_path: the ``.zip`` saved by ``MaskablePPO.save``; ``None`` for
-        the shipped default.
-    :raises ModelNotFoundError: when the file does not exist.
+    :param model_path: a weights-only model (``NAME.pt`` with ``NAME.json``);
+        ``None`` for the shipped default.
+    :param trust_model: also load a stable-baselines3 ``.zip`` (which unpickles:
+        a crafted file runs code).
+    :raises ModelNotFoundError: when the file does not exist or is no model.
+    :raises UntrustedModelError: for a stable-baselines3 zip without ``trust_model``.
     """
 
     name = "ppo"
     deterministic = True
 
-    def __init__(self, model_path: str | Path | None = None):
+    def __init__(self, model_path: str | Path | None = None, trust_model: bool = False):
         path = Path(model_path) if model_path is not None else default_model_path()
         if not path.is_file():
             raise ModelNotFoundError(f"{path}: no such model file")
         import torch
-        from sb3_contrib import MaskablePPO
 
         torch.set_num_threads(1)  # evaluation runs one process per core
         self.model_path = path
+        if is_sb3_zip(path):
+            if not trust_model:
+                raise UntrustedModelError(untrusted_zip_message(path))
+            self._policy, self.obs_mode = _load_sb3_zip(path)
+            return
         try:
-            self._model = MaskablePPO.load(path, device="cpu", custom_objects=load_objects(path))
-        except Exception as error:  # a zip that is not a MaskablePPO model
+            self._policy, meta = load_policy(path)
+        except ModelFileError as error:
             raise ModelNotFoundError(f"{path}: cannot load a MaskablePPO model ({error})") from None
-        self._policy = self._model.policy
-        self._policy.set_training_mode(False)
-        self.obs_mode = obs_mode_of(
-            tuple(self._model.observation_space.shape), path.with_suffix(".json")
-        )
+        planes = meta["network"]["observation_planes"]
+        self.obs_mode = obs_mode_of((planes, 1, 1), path.with_suffix(".json"))
 
     def act(self, observation, action_mask, game=None) -> int:
         import torch
@@ -143,3 +167,16 @@ class PPOAgent(Agent):
 
     def describe(self) -> str:
         return f"{self.name} ({self.model_path.name})"
+
+
+def _load_sb3_zip(path: Path) -> tuple[Any, str]:
+    """A trusted stable-baselines3 zip's policy and observation mode (this unpickles)."""
+    from sb3_contrib import MaskablePPO
+
+    try:
+        model = MaskablePPO.load(path, device="cpu", custom_objects=load_objects(path))
+    except Exception as error:  # a zip that is not a MaskablePPO model
+        raise ModelNotFoundError(f"{path}: cannot load a MaskablePPO model ({error})") from None
+    policy = model.policy
+    policy.set_training_mode(False)
+    return policy, obs_mode_of(tuple(model.observation_space.shape), path.with_suffix(".json"))

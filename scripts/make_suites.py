@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from minesweep_env import STANDARD_BOARDS, MineLayout, format_ioccc
+from minesweep_env.fileio import write_text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,8 +34,7 @@ def main(argv: list[str] | None = None) -> int:
             layout = MineLayout.random(width, height, mines, rng)
             path = folder / f"{board}-{number:03d}.txt"
             try:
-                with path.open("x") as handle:
-                    handle.write(format_ioccc(layout))
+                write_text(path, format_ioccc(layout), exclusive=True)
             except FileExistsError:
                 print(f"{path}: exists, not written over", file=sys.stderr)
                 return 1

@@ -24,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import golden_runs  # noqa: E402  (a test helper, found through the line above)
 
+from minesweep_env.fileio import write_text  # noqa: E402
+
 
 def record_evaluate() -> dict:
     runs = []
@@ -55,7 +57,7 @@ def record_generate() -> dict:
 
 def _write(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    write_text(path, json.dumps(data, indent=1) + "\n")
     print(f"wrote {path}")
 
 

@@ -24,7 +24,14 @@ from semiautomines_agents.greedy import (
     progress_chance,
     zero_chance,
 )
-from semiautomines_agents.ppo import ModelNotFoundError, PPOAgent, default_model_path, obs_mode_of
+from semiautomines_agents.model_files import save_policy
+from semiautomines_agents.ppo import (
+    ModelNotFoundError,
+    PPOAgent,
+    UntrustedModelError,
+    default_model_path,
+    obs_mode_of,
+)
 
 
 def _mask(view: np.ndarray) -> np.ndarray:
@@ -251,11 +258,12 @@ def test_ppo_agent_says_plainly_when_the_model_is_missing(tmp_path, monkeypatch)
     monkeypatch.setattr("semiautomines_agents.ppo.MODELS_DIR", tmp_path)
     with pytest.raises(ModelNotFoundError, match="no PPO model shipped yet"):
         default_model_path()
-    (tmp_path / "ppo_a.zip").write_bytes(b"")
-    (tmp_path / "ppo_b.zip").write_bytes(b"")
-    assert default_model_path().name == "ppo_b.zip"
-    (tmp_path / "ppo_default.zip").write_bytes(b"")
-    assert default_model_path().name == "ppo_default.zip"
+    (tmp_path / "ppo_a.pt").write_bytes(b"")
+    (tmp_path / "ppo_b.pt").write_bytes(b"")
+    (tmp_path / "ppo_c.zip").write_bytes(b"")  # a stable-baselines3 zip is never the default
+    assert default_model_path().name == "ppo_b.pt"
+    (tmp_path / "ppo_default.pt").write_bytes(b"")
+    assert default_model_path().name == "ppo_default.pt"
 
 
 def test_ppo_agent_rejects_a_file_that_is_not_a_model(tmp_path):
@@ -297,8 +305,8 @@ def test_ppo_agent_plays_a_saved_model_on_any_board_size(tmp_path):
         device="cpu",
     )
     model.learn(16)
-    path = tmp_path / "ppo_tiny.zip"
-    model.save(path)
+    path = tmp_path / "ppo_tiny.pt"
+    save_policy(model.policy, path, obs_mode="planes")
     agent = make_agent("ppo", model=path)
     assert agent.obs_mode == "planes" and agent.deterministic
     targets = [board_target("beginner"), board_target("7x5x6")]
@@ -309,6 +317,16 @@ def test_ppo_agent_plays_a_saved_model_on_any_board_size(tmp_path):
     ]
     again = evaluate(["ppo"], targets, Settings(model=str(path)), games=4, progress=False)
     assert [r["wins"] for r in again.rows] == [r["wins"] for r in run.rows]
+
+    # The same model as a stable-baselines3 zip: refused, unless trusted; then the same play.
+    zipped = tmp_path / "ppo_tiny.zip"
+    model.save(zipped)
+    with pytest.raises(UntrustedModelError, match="--trust-model"):
+        make_agent("ppo", model=zipped)
+    trusted = Settings(model=str(zipped), trust_model=True)
+    as_zip = evaluate(["ppo"], targets, trusted, games=4, progress=False)
+    assert [r["wins"] for r in as_zip.rows] == [r["wins"] for r in run.rows]
+    assert [r["mean_guesses"] for r in as_zip.rows] == [r["mean_guesses"] for r in run.rows]
 
 
 def test_greedy_opening_takes_the_known_first_click_then_random_ties():

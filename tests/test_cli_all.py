@@ -149,7 +149,8 @@ def test_train_success(tmp_path: Path) -> None:
                "--checkpoint-freq", "0", "--no-progress-bar", "--runs-dir", str(tmp_path),
                "--run-name", "tiny")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "tiny" / "final.zip").exists()
+    assert (tmp_path / "tiny" / "final.pt").exists()  # weights only, to play
+    assert (tmp_path / "tiny" / "final.sb3-trusted-only.zip").exists()  # to resume
 
 
 def test_play_success_in_a_terminal_quits_with_0() -> None:

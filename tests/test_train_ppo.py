@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import zipfile
 
 import numpy as np
 import pytest
@@ -16,6 +16,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 
 import minesweep_env  # noqa: E402, F401
 from minesweep_env.cli.main import main as cli_main  # noqa: E402
+from semiautomines_agents.model_files import is_sb3_zip, load_policy  # noqa: E402
 from semiautomines_agents.policies import policy_for_board  # noqa: E402
 from semiautomines_agents.train_ppo import Args, main, train  # noqa: E402
 
@@ -39,21 +40,21 @@ def tiny_args(tmp_path, **changes) -> Args:
         blocks=1,
         value_hidden=16,
         progress_bar=False,
-        save_model=str(tmp_path / "models" / "ppo_tiny.zip"),
+        save_model=str(tmp_path / "models" / "ppo_tiny.pt"),
     )
     settings.update(changes)
     return Args(**settings)
 
 
-def action_probabilities(model: MaskablePPO, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def action_probabilities(policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
     with th.no_grad():
-        distribution = model.policy.get_distribution(th.as_tensor(obs[None]), mask[None])
+        distribution = policy.get_distribution(th.as_tensor(obs[None]), mask[None])
         return distribution.distribution.probs[0].numpy()
 
 
-def play(model: MaskablePPO, env: gym.Env, games: int) -> tuple[int, int]:
+def play(policy, env: gym.Env, games: int) -> tuple[int, int]:
     """Greedy play of ``games`` games; returns (valid actions, invalid actions)."""
-    policy_for_board(model.policy, env.observation_space)
+    policy_for_board(policy, env.observation_space)
     valid = invalid = 0
     for game in range(games):
         obs, info = env.reset(seed=game)
@@ -61,7 +62,7 @@ def play(model: MaskablePPO, env: gym.Env, games: int) -> tuple[int, int]:
         while not done:
             mask = env.unwrapped.action_masks()
             assert (mask == info["action_mask"]).all()
-            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            action, _ = policy.predict(obs, action_masks=mask, deterministic=True)
             valid += bool(mask[int(action)])
             invalid += not mask[int(action)]
             obs, _, terminated, truncated, info = env.step(int(action))
@@ -73,12 +74,13 @@ def play(model: MaskablePPO, env: gym.Env, games: int) -> tuple[int, int]:
 def test_training_moves_the_policy_and_leaves_every_artefact(tmp_path):
     args = tiny_args(tmp_path)
     run_dir = train(args)
-    model_path = tmp_path / "models" / "ppo_tiny.zip"
-    model = MaskablePPO.load(model_path, device="cpu")
-    assert model.num_timesteps >= 512
+    model_path = tmp_path / "models" / "ppo_tiny.pt"
+    policy, meta = load_policy(model_path)  # weights only: nothing unpickled
+    assert meta["timesteps"] >= 512
+    assert MaskablePPO.load(run_dir / "final.sb3-trusted-only.zip").num_timesteps >= 512
 
     # The actor head starts at exactly zero (a uniform policy); learning moved it.
-    head = model.policy.mlp_extractor.actor
+    head = policy.mlp_extractor.actor
     assert head.weight.abs().sum().item() > 0
     env = gym.make("SemiAutoMines-v0", width=5, height=5, mines=3, obs_mode="planes")
     for seed in range(100):  # a position after one move with a real guess left
@@ -88,14 +90,15 @@ def test_training_moves_the_policy_and_leaves_every_artefact(tmp_path):
             break
     mask = env.unwrapped.action_masks()
     assert not terminated and mask.sum() >= 2
-    probs = action_probabilities(model, obs, mask)
+    probs = action_probabilities(policy, obs, mask)
     assert not np.allclose(probs, mask / mask.sum(), atol=1e-4)  # no longer uniform
     assert probs[~mask].max() < 1e-6
 
     evaluations = (run_dir / "eval.csv").read_text().splitlines()
     assert evaluations[0].startswith("timesteps,")
     assert len(evaluations) - 1 >= 3  # at the start, at 256 steps, at the end
-    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir())[:1] == ["ppo_256_steps.zip"]
+    checkpoints = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
+    assert checkpoints[:1] == ["ppo_256_steps.sb3-trusted-only.zip"]
     baselines = (run_dir / "eval_baselines.csv").read_text().splitlines()
     assert [line.split(",")[0] for line in baselines] == ["agent", "random", "greedy"]
     assert (run_dir / "learning_curve.png").read_bytes()[:4] == b"\x89PNG"
@@ -103,16 +106,18 @@ def test_training_moves_the_policy_and_leaves_every_artefact(tmp_path):
     meta = json.loads(model_path.with_suffix(".json").read_text())
     assert meta["env_kwargs"]["obs_mode"] == "planes"
     assert meta["env_kwargs"]["width"] == 5
-    assert zipfile.is_zipfile(model_path)
+    assert meta["format"] == "semiautomines-cell-policy" and meta["network"]["channels"] == 8
+    assert not is_sb3_zip(model_path)
+    assert [p.name for p in (run_dir / "evaluated").glob("*.pt")]  # snapshots, weights only
 
 
 @pytest.mark.slow
 def test_a_saved_model_reloads_and_only_picks_valid_cells_on_any_board(tmp_path):
     train(tiny_args(tmp_path, eval_freq=0, checkpoint_freq=0, total_timesteps=256))
-    model = MaskablePPO.load(tmp_path / "models" / "ppo_tiny.zip", device="cpu")
+    policy, _ = load_policy(tmp_path / "models" / "ppo_tiny.pt")
     for board in ({"width": 5, "height": 5, "mines": 3}, {"board": "beginner"}):
         env = gym.make("SemiAutoMines-v0", obs_mode="planes", **board)
-        valid, invalid = play(model, env, games=15)
+        valid, invalid = play(policy, env, games=15)
         assert invalid == 0
         assert valid >= 15  # every game made at least one move
 
@@ -120,16 +125,18 @@ def test_a_saved_model_reloads_and_only_picks_valid_cells_on_any_board(tmp_path)
 @pytest.mark.slow
 def test_resume_continues_the_step_count_and_the_logs(tmp_path):
     first = train(tiny_args(tmp_path, eval_freq=0, save_model=""))
-    checkpoint = first / "checkpoints" / "ppo_512_steps.zip"
+    checkpoint = first / "checkpoints" / "ppo_512_steps.sb3-trusted-only.zip"
     assert checkpoint.is_file()
     monitor = first / "monitor" / "0.monitor.csv"
     episodes_before = len(monitor.read_text().splitlines())
     args = tiny_args(
         tmp_path, resume=str(checkpoint), total_timesteps=768, eval_freq=0, save_model=""
     )
-    resumed = train(args)
+    with pytest.raises(ValueError, match="--trust-model"):  # a zip unpickles: trust is explicit
+        train(args)
+    resumed = train(dataclasses.replace(args, trust_model=True))
     assert resumed == first
-    model = MaskablePPO.load(resumed / "final.zip", device="cpu")
+    model = MaskablePPO.load(resumed / "final.sb3-trusted-only.zip", device="cpu")
     assert 768 <= model.num_timesteps < 768 + 128
     assert len(monitor.read_text().splitlines()) > episodes_before  # appended, not restarted
 
@@ -147,7 +154,9 @@ def test_bad_settings_are_one_line_and_exit_2(tmp_path, capsys):
     assert "planes" in capsys.readouterr().err
     assert cli_main(["train", "--resume", str(tmp_path / "nope.zip")]) == 2
     assert "no checkpoint" in capsys.readouterr().err
-    existing = tmp_path / "m.zip"
+    assert cli_main(["train", "--save-model", str(tmp_path / "m.zip")]) == 2
+    assert "must end in .pt" in capsys.readouterr().err
+    existing = tmp_path / "m.pt"
     existing.write_bytes(b"x")
     assert cli_main(["train", "--save-model", str(existing)]) == 2
     assert "--force" in capsys.readouterr().err

@@ -32,6 +32,7 @@ from ..evaluation import (
     new_run_folder,
     write_run,
 )
+from ..model_files import TRUST_RISK, is_sb3_zip
 
 DEFAULT_AGENTS = "random,greedy,ppo"
 DEFAULT_BOARDS = ",".join(STANDARD_BOARDS)
@@ -48,7 +49,7 @@ examples:
   semiautomines evaluate --agents random,greedy --boards beginner --maps none --games 1000
   semiautomines evaluate --maps maps/ioccc/hilbert4x4.txt maps/suites/expert --boards none
   semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
-  semiautomines evaluate --agents ppo --model runs/ppo_beginner.zip --boards beginner
+  semiautomines evaluate --agents ppo --model runs/NAME/final.pt --boards beginner
 
 Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
 no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
@@ -124,7 +125,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--out", default="results", help="folder for run folders (default results/)"
     )
     parser.add_argument(
-        "--model", default=None, metavar="PATH", help="PPO model .zip (default: the shipped one)"
+        "--model",
+        default=None,
+        metavar="PATH",
+        help="PPO model, weights only: NAME.pt with NAME.json (default: the shipped one)",
+    )
+    parser.add_argument(
+        "--trust-model",
+        action="store_true",
+        help="also load a stable-baselines3 .zip as --model: it unpickles, so a crafted file "
+        "runs code; only for files you made or trust",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -165,8 +175,10 @@ def _load_ppo(args: argparse.Namespace, names: list[str]) -> dict[str, str]:
     descriptions = {name: name for name in names}
     if "ppo" not in names:
         return descriptions
+    if args.trust_model and args.model is not None and is_sb3_zip(Path(args.model)):
+        print(f"semiautomines evaluate: warning: --trust-model: {TRUST_RISK}", file=sys.stderr)
     try:
-        agent = PPOAgent(args.model)
+        agent = PPOAgent(args.model, trust_model=args.trust_model)
     except ModelNotFoundError as error:
         if args.agents is not None or args.model is not None:
             raise CliError(str(error)) from None
@@ -226,7 +238,7 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
     parts += ["--rule-set", args.rule_set, "--first-click", args.first_click]
     parts += ["--games", str(args.games), "--seed", str(args.seed)]
     if "ppo" in agents and getattr(args, "model_given", False):
-        parts += ["--model", args.model]
+        parts += ["--model", args.model] + (["--trust-model"] if args.trust_model else [])
     return shlex.join(parts)
 
 
@@ -240,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     targets = _targets(args)
     args.model_given = args.model is not None  # the shipped default needs no --model to replay
     descriptions = _load_ppo(args, agents)
-    settings = Settings(args.rule_set, args.first_click, args.seed, args.model)
+    settings = Settings(args.rule_set, args.first_click, args.seed, args.model, args.trust_model)
     try:
         folder = new_run_folder(args.out)
     except OSError as error:

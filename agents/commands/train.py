@@ -20,10 +20,10 @@ examples:
   semiautomines train --board beginner --total-timesteps 200000
   semiautomines train --board beginner --vec-env subproc --imitation-games 20000 \\
       --learning-rate 5e-5 --total-timesteps 400000 --eval-freq 50000 --eval-games 1000 \\
-      --save-model my_ppo.zip          # the shipped model's recipe (agents/models/README.md)
+      --save-model my_ppo.pt           # the shipped model's recipe (agents/models/README.md)
   semiautomines train --board 8x8x10 --obs-mode planes --num-envs 4 --vec-env subproc
-  semiautomines train --resume runs/NAME/checkpoints/ppo_100000_steps.zip \\
-      --total-timesteps 300000 --run-name NAME
+  semiautomines train --resume runs/NAME/checkpoints/ppo_100000_steps.sb3-trusted-only.zip \\
+      --trust-model --total-timesteps 300000 --run-name NAME
   tensorboard --logdir runs      # watch a run
 """
 

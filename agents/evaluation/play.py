@@ -32,6 +32,8 @@ class Settings:
     seed: int = 0
     model: str | None = None
     """The PPO model file; ``None`` for the shipped default."""
+    trust_model: bool = False
+    """Whether ``model`` may be a stable-baselines3 zip (``--trust-model``)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,9 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
 
     agent_key = (chunk.agent, chunk.settings.model)
     if agent_key not in _AGENTS:
-        _AGENTS[agent_key] = make_agent(chunk.agent, model=chunk.settings.model)
+        _AGENTS[agent_key] = make_agent(
+            chunk.agent, model=chunk.settings.model, trust_model=chunk.settings.trust_model
+        )
     agent = _AGENTS[agent_key]
     env_key = (chunk.target.name, agent.obs_mode, chunk.settings)
     if env_key not in _ENVS:

@@ -9,6 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from minesweep_env.fileio import atomic_write, write_text
+
 from .harness import Run
 
 RECORD_KEYS = (
@@ -154,12 +156,17 @@ def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
     axes.grid(axis="x", alpha=0.3)
     axes.legend(loc="lower left", bbox_to_anchor=(1.01, 0.0), fontsize=8, frameon=False)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    with atomic_write(path, "wb") as handle:
+        figure.savefig(handle, format="png", dpi=120)
     plt.close(figure)
 
 
 def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
-    """Write every output of ``run`` into ``folder``; returns the paths by kind."""
+    """Write every output of ``run`` into ``folder``; returns the paths by kind.
+
+    Each file is written whole or not at all (:mod:`minesweep_env.fileio`):
+    a run killed while writing leaves no half JSON for a later reader.
+    """
     rows = [{key: row.get(key) for key in RECORD_KEYS} for row in run.rows]
     paths = {
         "json": folder / "results.json",
@@ -168,8 +175,8 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
         "plot": folder / "win_rates.png",
         "run": folder / "run.json",
     }
-    paths["json"].write_text(json.dumps(rows, indent=2) + "\n")
-    with paths["csv"].open("w", newline="") as handle:
+    write_text(paths["json"], json.dumps(rows, indent=2) + "\n")
+    with atomic_write(paths["csv"], newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=RECORD_KEYS)
         writer.writeheader()
         writer.writerows(rows)
@@ -186,14 +193,15 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
         )
     maps = maps_section(rows)
     maps = f"\n{maps}\n" if maps else ""
-    paths["markdown"].write_text(
-        f"{title}\n\n{markdown_table(rows)}\n{status}{maps}\n`{command}`\n"
+    write_text(
+        paths["markdown"], f"{title}\n\n{markdown_table(rows)}\n{status}{maps}\n`{command}`\n"
     )
     if rows:
         plot(rows, paths["plot"], title if not status else title + " (partial)")
     else:
         paths.pop("plot")
-    paths["run"].write_text(
+    write_text(
+        paths["run"],
         json.dumps(
             {
                 "command": command,
@@ -209,6 +217,6 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
             },
             indent=2,
         )
-        + "\n"
+        + "\n",
     )
     return paths

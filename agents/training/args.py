@@ -21,6 +21,8 @@ from minesweep_env.core.board_spec import parse_board_spec
 from minesweep_env.core.cells import STANDARD_BOARDS
 from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the env
 
+from ..model_files import WEIGHTS_SUFFIX
+
 
 def _arg(default: Any, help: str) -> Any:  # noqa: A002  (the argparse word)
     """A dataclass field whose one-line help becomes its ``--flag`` help."""
@@ -80,8 +82,15 @@ class Args:
     eval_seed: int = _arg(10_000, "seed of the evaluation games (apart from training seeds)")
     eval_baselines: bool = _arg(True, "also play random and greedy once on those games (curve)")
     checkpoint_freq: int = _arg(20_000, "save a checkpoint every this many env steps (0 = never)")
-    resume: str = _arg("", "checkpoint .zip to continue from (its weights and step count)")
-    save_model: str = _arg("", "also save the final model here (e.g. agents/models/x.zip)")
+    resume: str = _arg(
+        "", "checkpoint .sb3-trusted-only.zip to continue from (needs --trust-model)"
+    )
+    trust_model: bool = _arg(
+        False, "let --resume load a stable-baselines3 zip: it unpickles (only your own files)"
+    )
+    save_model: str = _arg(
+        "", "also save the final model here, weights only (e.g. agents/models/x.pt, + x.json)"
+    )
     force: bool = _arg(False, "allow --save-model to overwrite an existing file")
 
 
@@ -142,6 +151,16 @@ def validate(args: Args) -> None:
         raise ValueError("--obs-mode grid has no channel axis; the conv policy needs planes")
     if args.resume and not Path(args.resume).is_file():
         raise ValueError(f"--resume: no checkpoint at {args.resume}")
+    if args.resume and not args.trust_model:
+        raise ValueError(
+            f"--resume {args.resume}: a stable-baselines3 zip unpickles Python objects when "
+            "loaded, so a crafted file runs code; add --trust-model if you made this checkpoint"
+        )
+    if args.save_model and Path(args.save_model).suffix != WEIGHTS_SUFFIX:
+        raise ValueError(
+            f"--save-model {args.save_model}: the weights-only model file must end in "
+            f"{WEIGHTS_SUFFIX}"
+        )
     if args.save_model and Path(args.save_model).exists() and not args.force:
         raise ValueError(f"--save-model: {args.save_model} exists (use --force to replace it)")
     kwargs = env_kwargs(args)  # raises on a bad board

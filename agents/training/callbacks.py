@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import csv
 import time
 from pathlib import Path
 
-from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
+from minesweep_env.fileio import append_text
+
 from .args import Args
-from .snapshots import evaluate_snapshot
+from .snapshots import Checkpoints, evaluate_snapshot
 
 
 class PeriodicEvaluation(BaseCallback):
@@ -49,13 +50,10 @@ class PeriodicEvaluation(BaseCallback):
         for key, value in result.items():
             self.logger.record(f"eval/{key}", value)
         self.logger.dump(self.num_timesteps)
-        new = not self.path.exists()
-        with self.path.open("a", newline="") as handle:
-            writer = csv.writer(handle)
-            if new:
-                writer.writerow(["timesteps", "wall_s", *result])
-            wall = round(time.time() - self.started, 1)
-            writer.writerow([self.num_timesteps, wall, *result.values()])
+        header = "" if self.path.exists() else ",".join(["timesteps", "wall_s", *result]) + "\n"
+        wall = round(time.time() - self.started, 1)
+        row = ",".join(str(value) for value in (self.num_timesteps, wall, *result.values()))
+        append_text(self.path, f"{header}{row}\n")
 
 
 class ProbeStats(BaseCallback):
@@ -94,16 +92,11 @@ class ProgressBar(BaseCallback):
 
 
 def make_callbacks(args: Args, run_dir: Path) -> list[BaseCallback]:
-    """Periodic evaluation, the prior-scale log, the progress bar and checkpoints."""
+    """Periodic evaluation, the prior-scale log, the progress bar and checkpoints
+    (stable-baselines3 zips for ``--resume``, written whole or not at all)."""
     callbacks: list[BaseCallback] = [PeriodicEvaluation(args, run_dir), ProbeStats()]
     if args.progress_bar:
         callbacks.append(ProgressBar(args.total_timesteps))
     if args.checkpoint_freq:
-        callbacks.append(
-            CheckpointCallback(
-                save_freq=max(1, args.checkpoint_freq // args.num_envs),
-                save_path=str(run_dir / "checkpoints"),
-                name_prefix="ppo",
-            )
-        )
+        callbacks.append(Checkpoints(run_dir / "checkpoints", args.checkpoint_freq))
     return callbacks

@@ -9,6 +9,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from minesweep_env.fileio import atomic_write
+
 
 def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
     """Training win rate (rolling, from the monitor CSVs), the periodic evaluations
@@ -28,7 +30,8 @@ def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    with atomic_write(out, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=120)
 
 
 def _plot_training(ax: Axes, run_dir: Path) -> None:
@@ -37,7 +40,11 @@ def _plot_training(ax: Axes, run_dir: Path) -> None:
         with path.open() as handle:
             handle.readline()  # the JSON header line
             for row in csv.DictReader(handle):
-                episodes.append((float(row["t"]), row["state"], int(row["l"])))
+                try:
+                    episodes.append((float(row["t"]), row["state"], int(row["l"])))
+                except (TypeError, ValueError):
+                    # SB3's Monitor appends in place: a killed run can leave a torn line.
+                    continue
     if not episodes:
         return
     episodes.sort()

@@ -17,6 +17,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the env
+from minesweep_env.fileio import append_text, write_text
 
 from ..greedy import GreedyAgent
 from .args import Args, env_kwargs
@@ -69,7 +70,7 @@ def imitate_greedy(model: MaskablePPO, args: Args, run_dir: Path) -> None:
     count = len(data["actions"])
     writer = SummaryWriter(str(run_dir / "tb" / "imitation"))
     log_path = run_dir / "imitation.csv"
-    log_path.write_text("epoch,moves,accuracy,loss\n")
+    write_text(log_path, "epoch,moves,accuracy,loss\n")
     for epoch in tqdm(
         range(args.imitation_epochs), desc="imitation", unit="epoch", disable=not args.progress_bar
     ):
@@ -91,7 +92,6 @@ def imitate_greedy(model: MaskablePPO, args: Args, run_dir: Path) -> None:
             total_loss += loss.item() * len(batch)
         writer.add_scalar("imitation/accuracy", matched / count, epoch)
         writer.add_scalar("imitation/loss", total_loss / count, epoch)
-        with log_path.open("a") as log:
-            log.write(f"{epoch},{count},{matched / count:.4f},{total_loss / count:.4f}\n")
+        append_text(log_path, f"{epoch},{count},{matched / count:.4f},{total_loss / count:.4f}\n")
     writer.close()
     policy.set_training_mode(False)

@@ -1,24 +1,32 @@
 """Saved models and their evaluation through the project's harness.
 
-Every model a run saves carries a ``<name>.json`` sidecar saying how to rebuild
-its env; every evaluation plays the same seeded games as ``semiautomines
-evaluate --seed EVAL_SEED`` would, so the points of a learning curve are
-paired comparisons.
+Every model a run saves to play is weights only (``<name>.pt``, see
+:mod:`~semiautomines_agents.model_files`) with a ``<name>.json`` sidecar saying
+how to rebuild its network and its env; only the files kept for resuming
+training are stable-baselines3 zips, named ``*.sb3-trusted-only.zip`` because
+loading one unpickles. Every evaluation plays the same seeded games as
+``semiautomines evaluate --seed EVAL_SEED`` would, so the points of a learning
+curve are paired comparisons.
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-import json
 from pathlib import Path
 
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 
 from minesweep_env.envs import ENV_ID
+from minesweep_env.fileio import atomic_write
 
 from ..evaluation import Settings, board_target, evaluate
+from ..model_files import save_policy
 from .args import Args, env_kwargs
+
+TRUSTED_ZIP_SUFFIX = ".sb3-trusted-only.zip"
+"""The stable-baselines3 zips a run keeps for ``--resume``: loading one unpickles."""
 
 SNAPSHOT_KEYS = (
     "win_rate",
@@ -32,20 +40,53 @@ SNAPSHOT_KEYS = (
 
 
 def save_with_sidecar(model: MaskablePPO, path: Path, args: Args) -> None:
-    """Save ``model`` and, beside it, ``<name>.json``: how to rebuild its env.
+    """Save ``model``'s policy, weights only, to ``path`` (``.pt``) and, beside it,
+    ``<name>.json``: its network, its env and the run's settings.
 
-    The ``ppo`` agent reads ``env_kwargs.obs_mode`` there to give the model the
+    The ``ppo`` agent reads ``obs_mode`` there to give the model the
     observation it was trained on.
     """
+    save_policy(
+        model.policy,
+        path,
+        obs_mode=args.obs_mode,
+        env_id=ENV_ID,
+        env_kwargs=env_kwargs(args),
+        timesteps=int(model.num_timesteps),
+        args=dataclasses.asdict(args),
+    )
+
+
+def save_trusted_zip(model: MaskablePPO, path: Path) -> None:
+    """Save the whole ``model`` (optimiser, step count: what ``--resume`` needs) as a
+    stable-baselines3 zip, whole or not at all."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
-    meta = {
-        "env_id": ENV_ID,
-        "env_kwargs": env_kwargs(args),
-        "timesteps": int(model.num_timesteps),
-        "args": dataclasses.asdict(args),
-    }
-    path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    with atomic_write(path, "wb") as handle:
+        model.save(handle)
+
+
+class Checkpoints(BaseCallback):
+    """Every ``every`` env steps, ``checkpoints/ppo_<steps>_steps.sb3-trusted-only.zip``.
+
+    SB3's own ``CheckpointCallback`` writes in place, so a kill during a save
+    would leave a torn zip as the newest checkpoint.
+    """
+
+    def __init__(self, folder: Path, every: int) -> None:
+        super().__init__()
+        self.folder = folder
+        self.every = every
+        self.next_save = every
+
+    def _on_training_start(self) -> None:
+        self.next_save = (self.num_timesteps // self.every + 1) * self.every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_save:
+            name = f"ppo_{self.num_timesteps}_steps{TRUSTED_ZIP_SUFFIX}"
+            save_trusted_zip(self.model, self.folder / name)
+            self.next_save = (self.num_timesteps // self.every + 1) * self.every
+        return True
 
 
 def evaluate_baselines(args: Args, run_dir: Path) -> None:
@@ -59,7 +100,7 @@ def evaluate_baselines(args: Args, run_dir: Path) -> None:
         args.eval_games,
         progress=False,
     )
-    with (run_dir / "eval_baselines.csv").open("w", newline="") as handle:
+    with atomic_write(run_dir / "eval_baselines.csv", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["agent", "games", "win_rate", "ci_low", "ci_high"])
         for row in run.rows:
@@ -69,11 +110,11 @@ def evaluate_baselines(args: Args, run_dir: Path) -> None:
 def evaluate_snapshot(model: MaskablePPO, args: Args, run_dir: Path) -> dict[str, float]:
     """Deterministic play of ``eval_games`` games through the project's harness.
 
-    The model is saved to ``evaluated/ppo_<steps>_steps.zip`` and evaluated as
+    The model is saved to ``evaluated/ppo_<steps>_steps.pt`` and evaluated as
     the ``ppo`` agent, exactly as ``semiautomines evaluate --agents ppo --model
     PATH --seed EVAL_SEED`` would.
     """
-    snapshot = run_dir / "evaluated" / f"ppo_{model.num_timesteps}_steps.zip"
+    snapshot = run_dir / "evaluated" / f"ppo_{model.num_timesteps}_steps.pt"
     save_with_sidecar(model, snapshot, args)
     settings = Settings(
         rule_set=args.rule_set,

@@ -13,13 +13,17 @@ Run it as ``python -m semiautomines_agents.train_ppo --help`` or
 ``agents/models/README.md``)::
 
     semiautomines train --board beginner --total-timesteps 200000 \\
-        --save-model agents/models/ppo_beginner.zip
+        --save-model agents/models/ppo_beginner.pt
 
 What a run leaves in ``runs/<run-name>/`` (git-ignored): TensorBoard logs
-(``tensorboard --logdir runs``), ``checkpoints/`` (resume with ``--resume``),
-``monitor/`` (one CSV per env: every training episode), ``eval.csv`` (periodic
-deterministic evaluation through the project's harness, with ``evaluated/``,
-the snapshots it played), ``learning_curve.png``, ``final.zip`` and ``args.json``.
+(``tensorboard --logdir runs``), ``checkpoints/`` (resume with ``--resume
+--trust-model``), ``monitor/`` (one CSV per env: every training episode),
+``eval.csv`` (periodic deterministic evaluation through the project's harness,
+with ``evaluated/``, the snapshots it played), ``learning_curve.png``,
+``final.pt`` + ``final.json`` (the model to play, weights only),
+``final.sb3-trusted-only.zip`` (to resume) and ``args.json``. Every file is
+written whole or not at all (:mod:`minesweep_env.fileio`), so a killed run
+leaves no torn checkpoint or log.
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ import argparse
 import contextlib
 import dataclasses
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -37,18 +40,22 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
+from minesweep_env.fileio import write_bytes, write_text
+
+from ..model_files import TRUST_RISK
 from ..policies import CellPolicy
 from .args import Args, add_arguments, args_from_namespace, validate
 from .callbacks import make_callbacks
 from .curve import plot_learning_curve
 from .envs import make_vec_env
 from .imitation import imitate_greedy
-from .snapshots import evaluate_baselines, save_with_sidecar
+from .snapshots import TRUSTED_ZIP_SUFFIX, evaluate_baselines, save_trusted_zip, save_with_sidecar
 
 
 def make_model(args: Args, env: VecEnv, tensorboard_log: str | None) -> MaskablePPO:
     """A fresh MaskablePPO with the per-cell convolutional policy, or the resumed one."""
-    if args.resume:
+    if args.resume:  # validate() made sure the caller passed --trust-model
+        print(f"--trust-model: loading {args.resume}: {TRUST_RISK}", file=sys.stderr)
         return MaskablePPO.load(args.resume, env=env, device="cpu", tensorboard_log=tensorboard_log)
 
     def learning_rate(progress_remaining: float) -> float:
@@ -88,7 +95,7 @@ def train(args: Args) -> Path:
     run_dir = Path(args.runs_dir) / name
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "monitor").mkdir(exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n")
+    write_text(run_dir / "args.json", json.dumps(dataclasses.asdict(args), indent=2) + "\n")
 
     # Env and model.
     env = make_vec_env(args, run_dir / "monitor")
@@ -112,7 +119,8 @@ def train(args: Args) -> Path:
     except KeyboardInterrupt:  # stopping early is normal: keep what was learnt
         print(f"interrupted at {model.num_timesteps} steps; saving", file=sys.stderr)
     finally:
-        model.save(run_dir / "final.zip")
+        save_with_sidecar(model, run_dir / "final.pt", args)
+        save_trusted_zip(model, run_dir / f"final{TRUSTED_ZIP_SUFFIX}")
         with contextlib.suppress(BrokenPipeError, EOFError):  # envs already stopped by Ctrl-C
             env.close()
         plot_learning_curve(run_dir, run_dir / "learning_curve.png", f"MaskablePPO, {args.board}")
@@ -121,7 +129,8 @@ def train(args: Args) -> Path:
     if args.save_model:
         out = Path(args.save_model)
         save_with_sidecar(model, out, args)
-        shutil.copyfile(run_dir / "learning_curve.png", out.with_name(out.stem + "_curve.png"))
+        curve = (run_dir / "learning_curve.png").read_bytes()
+        write_bytes(out.with_name(out.stem + "_curve.png"), curve)
     return run_dir
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..core.cells import STANDARD_BOARDS
+from ..fileio import write_text
 from ..formats import format_ioccc, format_start, start_path
 from ..generation.no_guess import (
     METHODS,
@@ -192,10 +193,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_new(path: Path, text: str) -> None:
-    """Write a file that must not exist yet (another process may have made it since)."""
+    """Write a file that must not exist yet (another process may have made it since),
+    whole or not at all."""
     try:
-        with path.open("x") as handle:
-            handle.write(text)
+        write_text(path, text, exclusive=True)
     except FileExistsError:
         raise CliError(f"{path}: already exists; nothing written over it") from None
     except OSError as error:

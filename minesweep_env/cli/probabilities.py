@@ -15,6 +15,7 @@ from pathlib import Path
 from ..core.board import Board
 from ..core.cells import FLAGGED
 from ..errors import InconsistentBoardError
+from ..fileio import write_text
 from ..solver.probability import PositionAnalysis, analyse_position
 from .errors import CliError
 from .position_input import PositionFile
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(output)
         return 0
     try:
-        Path(args.output).write_text(output, encoding="utf-8")
+        write_text(args.output, output)
     except OSError as error:
         raise CliError(f"{args.output}: cannot write: {error.strerror or error}") from None
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import MapFormatError
+from ..fileio import write_text
 from .source import read_text
 
 START_SUFFIX = ".start"
@@ -26,10 +27,10 @@ def format_start(start: tuple[int, int]) -> str:
 
 
 def write_start(map_path: str | Path, start: tuple[int, int]) -> Path:
-    """Write the sidecar of ``map_path``; refuses to write over an existing file."""
+    """Write the sidecar of ``map_path`` (whole or not at all); refuses to write
+    over an existing file (``FileExistsError``)."""
     path = start_path(map_path)
-    with path.open("x") as handle:
-        handle.write(format_start(start))
+    write_text(path, format_start(start), exclusive=True)
     return path
 
 
