@@ -382,7 +382,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         rows, flat = np.nonzero(cells)
         pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
         ends = np.cumsum(np.bincount(rows, minlength=len(probed))).tolist()
-        for board, start, end in zip(probed, [0, *ends[:-1]], ends, strict=True):
+        starts = [0, *ends[:-1]] if ends else []  # a step where no board probed has no ends
+        for board, start, end in zip(probed, starts, ends, strict=True):
             lists[board] = pairs[start:end]
         return lists
 
