@@ -1,0 +1,189 @@
+"""The constraints of a position kept up to date move by move, instead of read afresh.
+
+The auto-solver hands its rule set one position after another, each the last
+one plus a few flags and a few opened cells. Re-reading the whole board every
+time (:func:`~minesweep_env.solver.probability.frontier.read_constraints`) costs
+the same on move 50 as on move 1; here only the numbers next to a changed cell
+are read again, so a call costs what changed. Any board may come next: the
+changed cells are found by comparing it with the remembered one, and a board
+of another size or mine total is read from scratch.
+
+The result is exactly what :func:`read_constraints` gives on the same board
+(its :meth:`TrackedConstraints.constraints` builds that record, in the same
+order), and the same boards are rejected with the same error, because any
+doubt is settled by calling :func:`read_constraints` itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.board import Board
+from ...core.cells import COVERED, FLAGGED, neighbour_table
+from .frontier import Constraints, read_constraints
+
+
+class TrackedConstraints:
+    """Every number that still touches a covered cell, keyed by the number's flat index.
+
+    A number is a *constraint* while it has covered neighbours: :attr:`need` is
+    its value minus the flags around it, :attr:`cells` its covered neighbours.
+    :attr:`dirty` collects the constraints that changed since a caller last
+    emptied it (the cheap rules of ``complete`` look only at those).
+
+    :raises InconsistentBoardError: as :func:`read_constraints`, for a board
+        that some number (or the mine total) rules out at a glance.
+    """
+
+    def __init__(self, board: Board) -> None:
+        read_constraints(board)  # the checks, and their error for a bad board
+        self.width, self.height = board.width, board.height
+        self.total_mines = board.total_mines
+        self._table = neighbour_table(self.width, self.height)
+        flat = board.grid.reshape(-1)
+        self._grid = flat.copy()
+        self._view: list[int] = flat.tolist()
+        self.need: dict[int, int] = {}
+        self.cells: dict[int, set[int]] = {}
+        self.touching: dict[int, set[int]] = {}
+        self.off: set[int] = set()
+        self.dirty: set[int] = set()
+        self.covered = int(np.count_nonzero(flat == COVERED))
+        self.flags = int(np.count_nonzero(flat == FLAGGED))
+        numbers = np.flatnonzero(flat >= 0).tolist()
+        for number in numbers:
+            self._read_number(number)
+        self._refresh_off(range(len(self._view)))
+
+    @property
+    def mines_left(self) -> int | None:
+        """Total mines minus flags, or ``None`` when the total is unknown."""
+        return None if self.total_mines is None else self.total_mines - self.flags
+
+    def update(self, board: Board) -> bool:
+        """Take in ``board`` by re-reading the numbers around what changed.
+
+        Returns False, changing nothing, for a board of another size or mine
+        total (read it from scratch). Returns True when the constraints are
+        ``board``'s.
+
+        :raises InconsistentBoardError: as :func:`read_constraints`; the
+            constraints are then of no board, and the caller must drop them.
+        """
+        if (
+            board.width != self.width
+            or board.height != self.height
+            or board.total_mines != self.total_mines
+        ):
+            return False
+        flat = board.grid.reshape(-1)
+        changed = np.flatnonzero(flat != self._grid).tolist()
+        if not changed:
+            return True
+        view, table = self._view, self._table
+        around: set[int] = set()
+        for cell in changed:
+            before, after = view[cell], int(flat[cell])
+            self.covered += (after == COVERED) - (before == COVERED)
+            self.flags += (after == FLAGGED) - (before == FLAGGED)
+            view[cell] = after
+            around.add(cell)
+            around.update(table[cell])
+        self._grid[changed] = flat[changed]
+        bad = False
+        for number in around:
+            if view[number] >= 0:
+                bad |= not self._read_number(number)
+            elif number in self.need:
+                self._drop(number)
+        if bad or (self.total_mines is not None and self.flags > self.total_mines):
+            read_constraints(board)  # raises the error a fresh read gives
+        self._refresh_off(around)
+        return True
+
+    def _read_number(self, number: int) -> bool:
+        """(Re)read the constraint of the number at ``number``; False if it cannot hold."""
+        view = self._view
+        cells = set()
+        flags = 0
+        for cell in self._table[number]:
+            code = view[cell]
+            if code == COVERED:
+                cells.add(cell)
+            elif code == FLAGGED:
+                flags += 1
+        need = view[number] - flags
+        if not cells:
+            if number in self.need:
+                self._drop(number)
+            return need == 0
+        old = self.cells.get(number)
+        touching = self.touching
+        if old is None:
+            for cell in cells:
+                touching.setdefault(cell, set()).add(number)
+        elif old != cells:
+            for cell in old - cells:
+                users = touching[cell]
+                users.discard(number)
+                if not users:
+                    del touching[cell]
+            for cell in cells - old:
+                touching.setdefault(cell, set()).add(number)
+        self.cells[number] = cells
+        self.need[number] = need
+        self.dirty.add(number)
+        return 0 <= need <= len(cells)
+
+    def _drop(self, number: int) -> None:
+        """The number at ``number`` is no constraint any more (gone, or nothing left covered)."""
+        touching = self.touching
+        for cell in self.cells.pop(number):
+            users = touching[cell]
+            users.discard(number)
+            if not users:
+                del touching[cell]
+        del self.need[number]
+        self.dirty.discard(number)
+
+    def _refresh_off(self, cells) -> None:
+        """Covered cells that no number touches: only the mine total constrains them."""
+        view, touching, off = self._view, self.touching, self.off
+        for cell in cells:
+            if view[cell] == COVERED and cell not in touching:
+                off.add(cell)
+            else:
+                off.discard(cell)
+
+    def constraints(self) -> Constraints:
+        """The same record :func:`read_constraints` gives on the remembered board, in its order.
+
+        Numbers row-major, each one's cells in neighbour order, cells keyed in
+        order of first sight: so the engine meets the same components, groups
+        and cache keys as on a fresh read.
+        """
+        numbers = sorted(self.need)
+        need, cells_of, table = self.need, self.cells, self._table
+        cells: list[list[int]] = []
+        touching: dict[int, list[int]] = {}
+        for c, number in enumerate(numbers):
+            mine = cells_of[number]
+            ordered = [cell for cell in table[number] if cell in mine]
+            cells.append(ordered)
+            for cell in ordered:
+                if cell in touching:
+                    touching[cell].append(c)
+                else:
+                    touching[cell] = [c]
+        return Constraints(
+            numbers,
+            [need[n] for n in numbers],
+            cells,
+            touching,
+            tuple(sorted(self.off)),
+            self.mines_left,
+            self.width,
+        )
+
+
+__all__ = ["TrackedConstraints"]
