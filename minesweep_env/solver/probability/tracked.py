@@ -81,21 +81,65 @@ class TrackedConstraints:
         if not changed:
             return True
         view, table = self._view, self._table
-        around: set[int] = set()
+        need, cells_of, touching = self.need, self.cells, self.touching
+        touched: set[int] = set()
+        fresh: list[int] = []
+        around: set[int] = set(changed)
         for cell in changed:
             before, after = view[cell], int(flat[cell])
-            self.covered += (after == COVERED) - (before == COVERED)
-            self.flags += (after == FLAGGED) - (before == FLAGGED)
             view[cell] = after
-            around.add(cell)
-            around.update(table[cell])
+            # What the change does to the numbers around it, one step each way.
+            if before == COVERED:
+                self.covered -= 1
+                for number in touching.pop(cell, ()):
+                    cells_of[number].discard(cell)
+                    touched.add(number)
+            elif before == FLAGGED:
+                self.flags -= 1
+                for number in table[cell]:
+                    if number in need:
+                        need[number] += 1
+                        touched.add(number)
+            elif before >= 0:
+                if cell in need:
+                    self._drop(cell)
+                around.update(table[cell])  # its neighbours may now touch no number
+            if after == COVERED:
+                self.covered += 1
+                for number in table[cell]:
+                    if number in need:
+                        cells_of[number].add(cell)
+                        touching.setdefault(cell, set()).add(number)
+                        touched.add(number)
+            elif after == FLAGGED:
+                self.flags += 1
+                for number in table[cell]:
+                    if number in need:
+                        need[number] -= 1
+                        touched.add(number)
+            elif after >= 0:
+                fresh.append(cell)
+                around.update(table[cell])
+            if after == COVERED or FLAGGED in (before, after):
+                # A number with nothing covered around it has no constraint to adjust:
+                # read it again (a cell around it is covered again, or its flags changed).
+                fresh.extend(n for n in table[cell] if view[n] >= 0 and n not in need)
         self._grid[changed] = flat[changed]
         bad = False
-        for number in around:
-            if view[number] >= 0:
+        for number in fresh:
+            if view[number] >= 0:  # a later change in the list may have covered it again
                 bad |= not self._read_number(number)
-            elif number in self.need:
+                touched.discard(number)
+        for number in touched:
+            if number not in need:
+                continue
+            cells = cells_of[number]
+            if not cells:
+                bad |= need[number] != 0
                 self._drop(number)
+                continue
+            bad |= not 0 <= need[number] <= len(cells)
+            self.dirty.add(number)
         if bad or (self.total_mines is not None and self.flags > self.total_mines):
             read_constraints(board)  # raises the error a fresh read gives
         self._refresh_off(around)

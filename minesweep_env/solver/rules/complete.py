@@ -70,10 +70,16 @@ class _Trial:
         """Each number alone: it needs no mine more, or a mine on every cell left."""
         safe: set[int] = set()
         mines: set[int] = set()
+        own_cells, own_need = self.cells, self.need
+        base_cells, base_need = self.tracked.cells, self.tracked.need
         for number in numbers:
-            cells = self.cells_of(number)
+            cells = own_cells.get(number)
+            if cells is None:
+                cells = base_cells[number]
             if cells:
-                need = self.need_of(number)
+                need = own_need.get(number)
+                if need is None:
+                    need = base_need[number]
                 if need == 0:
                     safe |= cells
                 elif need == len(cells):
@@ -89,33 +95,50 @@ class _Trial:
         that range pinned at 0 or at a part's size proves the whole part.
         """
         touching = self.tracked.touching
+        own_cells, own_need = self.cells, self.need
+        base_cells, base_need = self.tracked.cells, self.tracked.need
         pairs: set[tuple[int, int]] = set()
         for a in numbers:
-            for cell in self.cells_of(a):
+            cells = own_cells.get(a)
+            for cell in base_cells[a] if cells is None else cells:
                 for b in touching[cell]:
                     if b != a:
                         pairs.add((a, b) if a < b else (b, a))
         safe: set[int] = set()
         mines: set[int] = set()
         for a, b in pairs:
-            need_a, need_b = self.need_of(a), self.need_of(b)
-            cells_a, cells_b = self.cells_of(a), self.cells_of(b)
+            cells_a = own_cells.get(a)
+            if cells_a is None:
+                cells_a = base_cells[a]
+            cells_b = own_cells.get(b)
+            if cells_b is None:
+                cells_b = base_cells[b]
+            need_a = own_need.get(a)
+            if need_a is None:
+                need_a = base_need[a]
+            need_b = own_need.get(b)
+            if need_b is None:
+                need_b = base_need[b]
             shared = cells_a & cells_b
-            only_a = cells_a - shared
-            only_b = cells_b - shared
-            low = max(0, need_a - len(only_a), need_b - len(only_b))
-            high = min(need_a, need_b, len(shared))
+            in_shared = len(shared)
+            only_a = len(cells_a) - in_shared
+            only_b = len(cells_b) - in_shared
+            low = max(0, need_a - only_a, need_b - only_b)
+            high = min(need_a, need_b, in_shared)
             if high == 0:
                 safe |= shared
-            elif low == len(shared):
+            elif low == in_shared:
                 mines |= shared
-            for need, only in ((need_a, only_a), (need_b, only_b)):
-                if not only:
-                    continue
-                if need - low <= 0:
-                    safe |= only
-                elif need - high >= len(only):
-                    mines |= only
+            if only_a:
+                if need_a - low <= 0:
+                    safe |= cells_a - shared
+                elif need_a - high >= only_a:
+                    mines |= cells_a - shared
+            if only_b:
+                if need_b - low <= 0:
+                    safe |= cells_b - shared
+                elif need_b - high >= only_b:
+                    mines |= cells_b - shared
         return safe, mines
 
     def decide(self, safe: set[int], mines: set[int]) -> set[int]:
@@ -154,6 +177,9 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
     """
     trial = _Trial(tracked)
     dirty = set(tracked.dirty)
+    # A number that proved nothing alone proves nothing alone until it changes,
+    # even while its pairs still wait to be looked at.
+    lone = dirty
     proven_safe: set[int] = set()
     proven_mines: set[int] = set()
     first = True
@@ -161,7 +187,7 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
         pairs_round = False
         found = trial.bare_count()
         if found is None:
-            found = trial.singles(dirty)
+            found = trial.singles(lone)
             if not found[0] and not found[1]:
                 pairs_round = True
                 found = trial.pairs(dirty)
@@ -178,6 +204,7 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
         if first:
             tracked.dirty |= changed
         dirty = changed if pairs_round else dirty | changed
+        lone = changed
         first = False
 
 
