@@ -19,6 +19,8 @@ from positions import random_position
 from minesweep_env import Board, Game, MineLayout
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability.frontier import read_constraints
+from minesweep_env.solver.probability.tracked import TrackedConstraints
 from minesweep_env.solver.rules.complete import Complete
 
 
@@ -55,10 +57,20 @@ def test_one_instance_agrees_with_a_fresh_one_on_any_sequence(seed: int) -> None
     rng = np.random.default_rng(seed)
     live = Complete()
     previous = None
+    tracked: TrackedConstraints | None = None
     for _ in range(6):
         board, _ = random_position(int(rng.integers(2**32)), max_side=7)
         for _step in range(4):
             _agrees(live, board)
+            # The tracked constraints themselves: exactly a fresh read's, same order.
+            try:
+                fresh = read_constraints(board)
+            except InconsistentBoardError:
+                tracked = None
+            else:
+                if tracked is None or not tracked.update(board):
+                    tracked = TrackedConstraints(board)
+                assert tracked.constraints() == fresh
             choice = rng.random()
             if choice < 0.4 or previous is None:
                 next_board = _tamper(board, rng)

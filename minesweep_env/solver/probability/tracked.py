@@ -36,24 +36,26 @@ class TrackedConstraints:
     """
 
     def __init__(self, board: Board) -> None:
-        read_constraints(board)  # the checks, and their error for a bad board
+        # The fresh read does the checks (and raises their error for a bad board).
+        fresh = read_constraints(board)
         self.width, self.height = board.width, board.height
         self.total_mines = board.total_mines
         self._table = neighbour_table(self.width, self.height)
         flat = board.grid.reshape(-1)
         self._grid = flat.copy()
         self._view: list[int] = flat.tolist()
-        self.need: dict[int, int] = {}
-        self.cells: dict[int, set[int]] = {}
-        self.touching: dict[int, set[int]] = {}
-        self.off: set[int] = set()
-        self.dirty: set[int] = set()
+        numbers = fresh.numbers
+        self.need: dict[int, int] = dict(zip(numbers, fresh.needs, strict=True))
+        self.cells: dict[int, set[int]] = {
+            number: set(cells) for number, cells in zip(numbers, fresh.cells, strict=True)
+        }
+        self.touching: dict[int, set[int]] = {
+            cell: {numbers[c] for c in users} for cell, users in fresh.touching.items()
+        }
+        self.off: set[int] = set(fresh.off_frontier)
+        self.dirty: set[int] = set(numbers)
         self.covered = int(np.count_nonzero(flat == COVERED))
         self.flags = int(np.count_nonzero(flat == FLAGGED))
-        numbers = np.flatnonzero(flat >= 0).tolist()
-        for number in numbers:
-            self._read_number(number)
-        self._refresh_off(range(len(self._view)))
 
     @property
     def mines_left(self) -> int | None:
@@ -84,7 +86,7 @@ class TrackedConstraints:
         need, cells_of, touching = self.need, self.cells, self.touching
         touched: set[int] = set()
         fresh: list[int] = []
-        around: set[int] = set(changed)
+        around: list[int] = changed[:]
         for cell in changed:
             before, after = view[cell], int(flat[cell])
             view[cell] = after
@@ -103,7 +105,7 @@ class TrackedConstraints:
             elif before >= 0:
                 if cell in need:
                     self._drop(cell)
-                around.update(table[cell])  # its neighbours may now touch no number
+                around.extend(table[cell])  # its neighbours may now touch no number
             if after == COVERED:
                 self.covered += 1
                 for number in table[cell]:
@@ -119,7 +121,6 @@ class TrackedConstraints:
                         touched.add(number)
             elif after >= 0:
                 fresh.append(cell)
-                around.update(table[cell])
             if after == COVERED or FLAGGED in (before, after):
                 # A number with nothing covered around it has no constraint to adjust:
                 # read it again (a cell around it is covered again, or its flags changed).
@@ -176,6 +177,7 @@ class TrackedConstraints:
                 touching.setdefault(cell, set()).add(number)
         self.cells[number] = cells
         self.need[number] = need
+        self.off.difference_update(cells)
         self.dirty.add(number)
         return 0 <= need <= len(cells)
 
