@@ -121,9 +121,11 @@ class TrackedConstraints:
                         touched.add(number)
             elif after >= 0:
                 fresh.append(cell)
-            if after == COVERED or FLAGGED in (before, after):
+            if before != COVERED and (after == COVERED or FLAGGED in (before, after)):
                 # A number with nothing covered around it has no constraint to adjust:
                 # read it again (a cell around it is covered again, or its flags changed).
+                # Not when the cell was covered: every number around it then either
+                # had it among its cells, or is one this change list opens (read anyway).
                 fresh.extend(n for n in table[cell] if view[n] >= 0 and n not in need)
         self._grid[changed] = flat[changed]
         bad = False

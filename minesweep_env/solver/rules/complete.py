@@ -97,48 +97,51 @@ class _Trial:
         touching = self.tracked.touching
         own_cells, own_need = self.cells, self.need
         base_cells, base_need = self.tracked.cells, self.tracked.need
-        pairs: set[tuple[int, int]] = set()
-        for a in numbers:
-            cells = own_cells.get(a)
-            for cell in base_cells[a] if cells is None else cells:
-                for b in touching[cell]:
-                    if b != a:
-                        pairs.add((a, b) if a < b else (b, a))
         safe: set[int] = set()
         mines: set[int] = set()
-        for a, b in pairs:
+        looked_at: set[int] = set()
+        for a in numbers:
             cells_a = own_cells.get(a)
             if cells_a is None:
                 cells_a = base_cells[a]
-            cells_b = own_cells.get(b)
-            if cells_b is None:
-                cells_b = base_cells[b]
+            if not cells_a:
+                continue
             need_a = own_need.get(a)
             if need_a is None:
                 need_a = base_need[a]
-            need_b = own_need.get(b)
-            if need_b is None:
-                need_b = base_need[b]
-            shared = cells_a & cells_b
-            in_shared = len(shared)
-            only_a = len(cells_a) - in_shared
-            only_b = len(cells_b) - in_shared
-            low = max(0, need_a - only_a, need_b - only_b)
-            high = min(need_a, need_b, in_shared)
-            if high == 0:
-                safe |= shared
-            elif low == in_shared:
-                mines |= shared
-            if only_a:
-                if need_a - low <= 0:
-                    safe |= cells_a - shared
-                elif need_a - high >= only_a:
-                    mines |= cells_a - shared
-            if only_b:
-                if need_b - low <= 0:
-                    safe |= cells_b - shared
-                elif need_b - high >= only_b:
-                    mines |= cells_b - shared
+            # Its partners: every number sharing a cell with it, each pair once.
+            partners: set[int] = set()
+            partners.update(*[touching[cell] for cell in cells_a])
+            partners -= looked_at
+            partners.discard(a)
+            looked_at.add(a)
+            for b in partners:
+                cells_b = own_cells.get(b)
+                if cells_b is None:
+                    cells_b = base_cells[b]
+                need_b = own_need.get(b)
+                if need_b is None:
+                    need_b = base_need[b]
+                shared = cells_a & cells_b
+                in_shared = len(shared)
+                only_a = len(cells_a) - in_shared
+                only_b = len(cells_b) - in_shared
+                low = max(0, need_a - only_a, need_b - only_b)
+                high = min(need_a, need_b, in_shared)
+                if high == 0:
+                    safe |= shared
+                elif low == in_shared:
+                    mines |= shared
+                if only_a:
+                    if need_a - low <= 0:
+                        safe |= cells_a - shared
+                    elif need_a - high >= only_a:
+                        mines |= cells_a - shared
+                if only_b:
+                    if need_b - low <= 0:
+                        safe |= cells_b - shared
+                    elif need_b - high >= only_b:
+                        mines |= cells_b - shared
         return safe, mines
 
     def decide(self, safe: set[int], mines: set[int]) -> set[int]:
