@@ -3,10 +3,10 @@
 The auto-solver hands its rule set one position after another, each the last
 one plus a few flags and a few opened cells. Re-reading the whole board every
 time (:func:`~minesweep_env.solver.probability.frontier.read_constraints`) costs
-the same on move 50 as on move 1; here only the numbers next to a changed cell
-are read again, so a call costs what changed. Any board may come next: the
-changed cells are found by comparing it with the remembered one, and a board
-of another size or mine total is read from scratch.
+the same on move 50 as on move 1; here a changed cell only adjusts the numbers
+around it (a newly shown number is read), so a call costs what changed. Any
+board may come next: the changed cells are found by comparing it with the
+remembered one, and a board of another size or mine total is read from scratch.
 
 The result is exactly what :func:`read_constraints` gives on the same board
 (its :meth:`TrackedConstraints.constraints` builds that record, in the same
@@ -63,7 +63,7 @@ class TrackedConstraints:
         return None if self.total_mines is None else self.total_mines - self.flags
 
     def update(self, board: Board) -> bool:
-        """Take in ``board`` by re-reading the numbers around what changed.
+        """Take in ``board``: each changed cell adjusts the numbers around it.
 
         Returns False, changing nothing, for a board of another size or mine
         total (read it from scratch). Returns True when the constraints are
