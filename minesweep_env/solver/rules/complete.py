@@ -11,107 +11,204 @@ The auto-solver calls a rule set after every probe until it proves nothing, so
 numbers that share cells, the bare mine count) and runs the full engine only
 when they find nothing. The fixed point is the same as running the engine every
 time, because the engine always gets the last word, and most calls never need it.
+
+Between calls the constraints are kept up to date rather than read afresh
+(:class:`~minesweep_env.solver.probability.tracked.TrackedConstraints`), and
+the cheap rules look only at the numbers that changed: a number, or a pair of
+numbers, that proved nothing last time proves nothing now unless one of them
+changed. What ``prove`` returns is the same as on a fresh instance, for any
+board; ``tests/complete_reference.py`` keeps the stateless statement of the
+rules that the tests hold this to.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.board import Board
 from ...core.cells import COVERED
+from ...errors import InconsistentBoardError
 from ..base import Proof, RuleSet
 from ..probability.engine import CACHE_LIMIT, Weights, count_position
-from ..probability.frontier import Constraints, read_constraints, split_components
+from ..probability.frontier import split_components
+from ..probability.tracked import TrackedConstraints
 
 
-def _cheap_round(
-    needs: list[int],
-    cells_of: list[set[int]],
-    touching: dict[int, list[int]],
-    off: set[int],
-    left: int | None,
-    covered: int,
-) -> tuple[set[int], set[int]]:
-    """One round of the cheap rules on what is still undecided.
+class _Trial:
+    """The cheap rules played on a copy-on-write overlay of the tracked constraints.
 
-    The bare count first (no mines left, or as many as covered cells), then each
-    number alone; only when those find nothing, each pair of numbers sharing
-    cells: with A-only and B-only the cells one sees and the other does not and
-    I the shared ones, the mines x in I satisfy
-    max(0, a - |A-only|, b - |B-only|) <= x <= min(a, b, |I|), and an end of
-    that range pinned at 0 or at a part's size proves the whole part.
+    A proof found in one round is applied to the overlay (proven mines lower
+    the needs around them, decided cells leave their numbers' cell sets) so the
+    next round builds on it, as the auto-solver's next call would, without
+    copying or disturbing the constraints of the board itself.
     """
-    safe: set[int] = set()
-    mines: set[int] = set()
-    if left is not None and (left == 0 or left == covered):
-        (safe if left == 0 else mines).update(touching, off)
+
+    def __init__(self, tracked: TrackedConstraints) -> None:
+        self.tracked = tracked
+        self.need: dict[int, int] = {}
+        self.cells: dict[int, set[int]] = {}
+        self.decided: set[int] = set()
+        self.left = tracked.mines_left
+        self.covered = tracked.covered
+
+    def need_of(self, number: int) -> int:
+        need = self.need.get(number)
+        return self.tracked.need[number] if need is None else need
+
+    def cells_of(self, number: int) -> set[int]:
+        cells = self.cells.get(number)
+        return self.tracked.cells[number] if cells is None else cells
+
+    def bare_count(self) -> tuple[set[int], set[int]] | None:
+        """Every undecided cell, when no mine is left or every one is a mine."""
+        left = self.left
+        if left is None or (left != 0 and left != self.covered):
+            return None
+        tracked = self.tracked
+        every = (tracked.touching.keys() | tracked.off) - self.decided
+        return (every, set()) if left == 0 else (set(), every)
+
+    def singles(self, numbers: set[int]) -> tuple[set[int], set[int]]:
+        """Each number alone: it needs no mine more, or a mine on every cell left."""
+        safe: set[int] = set()
+        mines: set[int] = set()
+        own_cells, own_need = self.cells, self.need
+        base_cells, base_need = self.tracked.cells, self.tracked.need
+        for number in numbers:
+            cells = own_cells.get(number)
+            if cells is None:
+                cells = base_cells[number]
+            if cells:
+                need = own_need.get(number)
+                if need is None:
+                    need = base_need[number]
+                if need == 0:
+                    safe |= cells
+                elif need == len(cells):
+                    mines |= cells
         return safe, mines
-    for need, cells in zip(needs, cells_of, strict=True):
-        if cells:
-            if need == 0:
-                safe |= cells
-            elif need == len(cells):
-                mines |= cells
-    if safe or mines:
-        return safe, mines
-    pairs: set[tuple[int, int]] = set()
-    for cs in touching.values():
-        if len(cs) > 1:
-            for i, a in enumerate(cs):
-                for b in cs[i + 1 :]:
-                    pairs.add((a, b))
-    for a, b in pairs:
-        need_a, need_b = needs[a], needs[b]
-        cells_a, cells_b = cells_of[a], cells_of[b]
-        shared = cells_a & cells_b
-        only_a = cells_a - shared
-        only_b = cells_b - shared
-        low = max(0, need_a - len(only_a), need_b - len(only_b))
-        high = min(need_a, need_b, len(shared))
-        if high == 0:
-            safe |= shared
-        elif low == len(shared):
-            mines |= shared
-        for need, only in ((need_a, only_a), (need_b, only_b)):
-            if not only:
+
+    def pairs(self, numbers: set[int]) -> tuple[set[int], set[int]]:
+        """Each pair of numbers sharing an undecided cell, at least one of them in ``numbers``.
+
+        With A-only and B-only the cells one sees and the other does not and I
+        the shared ones, the mines x in I satisfy
+        max(0, a - |A-only|, b - |B-only|) <= x <= min(a, b, |I|), and an end of
+        that range pinned at 0 or at a part's size proves the whole part.
+        """
+        touching = self.tracked.touching
+        own_cells, own_need = self.cells, self.need
+        base_cells, base_need = self.tracked.cells, self.tracked.need
+        safe: set[int] = set()
+        mines: set[int] = set()
+        looked_at: set[int] = set()
+        for a in numbers:
+            cells_a = own_cells.get(a)
+            if cells_a is None:
+                cells_a = base_cells[a]
+            if not cells_a:
                 continue
-            if need - low <= 0:
-                safe |= only
-            elif need - high >= len(only):
-                mines |= only
-    return safe, mines
+            need_a = own_need.get(a)
+            if need_a is None:
+                need_a = base_need[a]
+            # Its partners: every number sharing a cell with it, each pair once.
+            partners: set[int] = set()
+            partners.update(*[touching[cell] for cell in cells_a])
+            partners -= looked_at
+            partners.discard(a)
+            looked_at.add(a)
+            for b in partners:
+                cells_b = own_cells.get(b)
+                if cells_b is None:
+                    cells_b = base_cells[b]
+                need_b = own_need.get(b)
+                if need_b is None:
+                    need_b = base_need[b]
+                shared = cells_a & cells_b
+                in_shared = len(shared)
+                only_a = len(cells_a) - in_shared
+                only_b = len(cells_b) - in_shared
+                low = max(0, need_a - only_a, need_b - only_b)
+                high = min(need_a, need_b, in_shared)
+                if high == 0:
+                    safe |= shared
+                elif low == in_shared:
+                    mines |= shared
+                if only_a:
+                    if need_a - low <= 0:
+                        safe |= cells_a - shared
+                    elif need_a - high >= only_a:
+                        mines |= cells_a - shared
+                if only_b:
+                    if need_b - low <= 0:
+                        safe |= cells_b - shared
+                    elif need_b - high >= only_b:
+                        mines |= cells_b - shared
+        return safe, mines
+
+    def decide(self, safe: set[int], mines: set[int]) -> set[int]:
+        """Apply a round's proof to the overlay; returns the numbers it changed."""
+        tracked = self.tracked
+        touching = tracked.touching
+        changed: set[int] = set()
+        decided = safe | mines
+        for cell in decided:
+            users = touching.get(cell)
+            if users is None or cell in self.decided:
+                continue
+            for number in users:
+                cells = self.cells.get(number)
+                if cells is None:
+                    cells = self.cells[number] = set(tracked.cells[number])
+                cells.discard(cell)
+                if cell in mines:
+                    self.need[number] = self.need_of(number) - 1
+                changed.add(number)
+        self.decided |= decided
+        self.covered -= len(decided)
+        if self.left is not None:
+            self.left -= len(mines)
+        return changed
 
 
-def _cheap_proof(constraints: Constraints, covered: int) -> Proof:
+def _cheap_proof(tracked: TrackedConstraints) -> Proof:
     """The cheap rules, repeated on their own results until they find nothing.
 
-    Proven mines lower the needs of the numbers around them and proven-safe
-    cells leave their numbers' cell sets, so one call proves what the
-    auto-solver would otherwise need several calls (and several readings of the
-    board) for; only opening cells, which shows new numbers, needs a new call.
+    Each round: the bare count; else each number alone; only when those find
+    nothing, each pair. Only changed numbers (:attr:`TrackedConstraints.dirty`)
+    are looked at: the others proved nothing alone or with each other when last
+    looked at, and nothing about them has changed. When the first round finds
+    nothing, every number has now been looked at, and ``dirty`` is emptied.
     """
-    needs = list(constraints.needs)
-    cells_of = [set(cells) for cells in constraints.cells]
-    touching = dict(constraints.touching)
-    off = set(constraints.off_frontier)
-    left = constraints.mines_left
+    trial = _Trial(tracked)
+    dirty = set(tracked.dirty)
+    # A number that proved nothing alone proves nothing alone until it changes,
+    # even while its pairs still wait to be looked at.
+    lone = dirty
     proven_safe: set[int] = set()
     proven_mines: set[int] = set()
+    first = True
     while True:
-        safe, mines = _cheap_round(needs, cells_of, touching, off, left, covered)
+        pairs_round = False
+        found = trial.bare_count()
+        if found is None:
+            found = trial.singles(lone)
+            if not found[0] and not found[1]:
+                pairs_round = True
+                found = trial.pairs(dirty)
+        safe, mines = found
+        if pairs_round and first:
+            # Every number was looked at alone and in every pair: the board's own
+            # constraints are clean, but for those this round's proof changes.
+            tracked.dirty.clear()
         if not safe and not mines:
             return Proof(proven_safe, proven_mines)
         proven_safe |= safe
         proven_mines |= mines
-        for cell in safe | mines:
-            for c in touching.pop(cell, ()):
-                cells_of[c].discard(cell)
-                if cell in mines:
-                    needs[c] -= 1
-            off.discard(cell)
-        covered -= len(safe | mines)
-        if left is not None:
-            left -= len(mines)
+        changed = trial.decide(safe, mines)
+        if first:
+            tracked.dirty |= changed
+        dirty = changed if pairs_round else dirty | changed
+        lone = changed
+        first = False
 
 
 class Complete(RuleSet):
@@ -122,6 +219,7 @@ class Complete(RuleSet):
     def __init__(self) -> None:
         self._cache: dict = {}
         self._last: tuple[bytes, int | None, Weights] | None = None
+        self._tracked: TrackedConstraints | None = None
 
     def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
@@ -140,23 +238,34 @@ class Complete(RuleSet):
     """The former name of :meth:`known_weights`."""
 
     def reset(self) -> None:
-        """Forget the component counts and the last full count."""
+        """Forget the component counts, the last full count and the tracked constraints."""
         self._cache.clear()
         self._last = None
+        self._tracked = None
+
+    def _track(self, board: Board) -> TrackedConstraints:
+        """The constraints of ``board``: the remembered ones brought up to date, or read afresh."""
+        tracked = self._tracked
+        try:
+            if tracked is None or not tracked.update(board):
+                tracked = TrackedConstraints(board)
+        except InconsistentBoardError:
+            self._tracked = None
+            raise
+        self._tracked = tracked
+        return tracked
 
     def prove(self, board: Board) -> Proof:
-        constraints = read_constraints(board)
-        grid = board.grid
-        covered = int(np.count_nonzero(grid == COVERED))
-        cheap = _cheap_proof(constraints, covered)
+        tracked = self._track(board)
+        cheap = _cheap_proof(tracked)
         if cheap.safe or cheap.mines:
             return cheap
-        frontier = split_components(constraints)
+        frontier = split_components(tracked.constraints())
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache, frontier=frontier)
         self._last = (board.grid.tobytes(), board.total_mines, weights)
-        flat = grid.reshape(-1)
+        flat = board.grid.reshape(-1)
         safe: set[int] = set()
         mines: set[int] = set()
         for cell, weight in weights.mine_weight.items():
