@@ -161,8 +161,12 @@ class GreedyAgent(Agent):
                 return y * width + x
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
-        # Exact integer weights: ties are found without float error.
-        weights = count_position(minefield.board(), cache=self._cache)
+        # Exact integer weights: ties are found without float error. The auto-solver
+        # usually counted this very position last (``complete``): take its count.
+        board = minefield.board()
+        weights = game.rule_set.known_weights(board)
+        if weights is None:
+            weights = count_position(board, cache=self._cache)
         candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
         if not candidates:  # no total known and no frontier: every valid cell ties
             candidates = dict.fromkeys(np.flatnonzero(valid).tolist(), 0)

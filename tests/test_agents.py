@@ -13,7 +13,7 @@ import pytest
 from brute_force import exact_probabilities
 from positions import random_position
 
-from minesweep_env import Board, Game, MineLayout
+from minesweep_env import Board, Game, MineLayout, get_rule_set
 from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.core.first_click import FirstClick
 from semiautomines_agents import AGENTS, GreedyAgent, PlainGreedyAgent, RandomAgent, make_agent
@@ -39,7 +39,8 @@ def _mask(view: np.ndarray) -> np.ndarray:
 
 
 def _position_game(board: Board, probes: int = 1, first_click: str = "safe") -> SimpleNamespace:
-    """A stand-in for a Game at ``board``: what GreedyAgent reads of ``game.minefield``."""
+    """A stand-in for a Game at ``board``: what GreedyAgent reads of ``game.minefield``,
+    and a fresh rule set that has counted nothing (``known_weights`` is ``None``)."""
     minefield = SimpleNamespace(
         width=board.width,
         height=board.height,
@@ -48,7 +49,7 @@ def _position_game(board: Board, probes: int = 1, first_click: str = "safe") -> 
         view=board.grid,
         board=lambda: board.copy(),
     )
-    return SimpleNamespace(minefield=minefield)
+    return SimpleNamespace(minefield=minefield, rule_set=get_rule_set("complete"))
 
 
 @cache
