@@ -39,6 +39,10 @@ DEFAULT_GAMES = 2000
 """Games per agent and board of the main job: enough for +-2 points at 95% on
 every board, while the whole job (baselines, standard boards, every prepared
 map) stays well under 10 minutes on 2 cores (measured: see the README)."""
+MAX_GAMES = 10_000_000
+"""Most games per agent and board: the run's plan lists every game before the first is played."""
+MAX_WORKERS = 256
+"""Most worker processes: each is a Python with the solver loaded."""
 REPO_MAPS = Path(__file__).resolve().parents[2] / "maps"
 """The prepared maps shipped with the repository."""
 
@@ -138,13 +142,13 @@ def _names(text: str, what: str) -> list[str]:
 
 
 def _check_numbers(args: argparse.Namespace) -> int:
-    if args.games <= 0:
-        raise CliError(f"--games must be at least 1, got {args.games}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise CliError(f"--games must be in 1..{MAX_GAMES:,}, got {args.games}")
     if args.seed < 0:
         raise CliError(f"--seed must be 0 or more, got {args.seed}")
     workers = _available_cores() if args.workers is None else args.workers
-    if workers <= 0:
-        raise CliError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise CliError(f"--workers must be in 1..{MAX_WORKERS}, got {workers}")
     return workers
 
 
