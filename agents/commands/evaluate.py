@@ -207,14 +207,16 @@ def _targets(args: argparse.Namespace) -> list[Target]:
         raise CliError("nothing to evaluate: no board and no map")
     if len(set(names)) != len(names):
         raise CliError("a board or map is given twice")
-    if args.first_click == "zero":
-        for target in targets:
-            if target.mines > target.width * target.height - 9:
-                free = target.width * target.height - target.mines
-                raise CliError(
-                    f"{target.name}: a zero first click needs 9 mine-free cells, "
-                    f"this board has {free}"
-                )
+    # The first-click policy moves mines out of its zone: there must be room for them.
+    zone = {"safe": 1, "zero": 9}.get(args.first_click, 0)
+    for target in targets:
+        free = target.width * target.height - target.mines
+        if free < zone:
+            cells = "a mine-free cell" if zone == 1 else f"{zone} mine-free cells"
+            raise CliError(
+                f"{target.name}: a {args.first_click} first click needs {cells}, "
+                f"this board has {free}"
+            )
     return targets
 
 
