@@ -142,14 +142,19 @@ def _names(text: str, what: str) -> list[str]:
 
 
 def _check_numbers(args: argparse.Namespace) -> int:
-    if not 1 <= args.games <= MAX_GAMES:
-        raise CliError(f"--games must be in 1..{MAX_GAMES:,}, got {args.games}")
+    _check_range("--games", args.games, MAX_GAMES)
     if args.seed < 0:
         raise CliError(f"--seed must be 0 or more, got {args.seed}")
     workers = _available_cores() if args.workers is None else args.workers
-    if not 1 <= workers <= MAX_WORKERS:
-        raise CliError(f"--workers must be in 1..{MAX_WORKERS}, got {workers}")
+    _check_range("--workers", workers, MAX_WORKERS)
     return workers
+
+
+def _check_range(flag: str, value: int, most: int) -> None:
+    if value < 1:
+        raise CliError(f"{flag} must be at least 1, got {value}")
+    if value > most:
+        raise CliError(f"{flag} must be at most {most:,}, got {value}")
 
 
 def _agents(args: argparse.Namespace) -> list[str]:

@@ -119,8 +119,10 @@ def board_size(args: argparse.Namespace) -> tuple[int, int, int, str]:
 def run(args: argparse.Namespace) -> int:
     width, height, mines, prefix = board_size(args)
     prefix = args.prefix or prefix
-    if not 1 <= args.count <= MAX_COUNT:
-        raise CliError(f"--count must be in 1..{MAX_COUNT:,}, got {args.count}")
+    if args.count < 1:
+        raise CliError(f"--count must be at least 1, got {args.count}")
+    if args.count > MAX_COUNT:
+        raise CliError(f"--count must be at most {MAX_COUNT:,}, got {args.count}")
     if args.seed is not None and args.seed < 0:
         raise CliError(f"--seed must be 0 or more, got {args.seed}")
     if args.max_draws < 1:

@@ -399,8 +399,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             lists[board] = []
         rows, flat = np.nonzero(cells)
         pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
-        ends = np.cumsum(np.bincount(rows, minlength=len(probed))).tolist()
-        for board, start, end in zip(probed, [0, *ends[:-1]], ends, strict=True):
+        counts = np.bincount(rows, minlength=len(probed))
+        ends = np.cumsum(counts)
+        # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many
+        # when no board was probed (every action invalid, or every board restarting).
+        for board, start, end in zip(probed, (ends - counts).tolist(), ends.tolist(), strict=True):
             lists[board] = pairs[start:end]
         return lists
 
