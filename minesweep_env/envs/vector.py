@@ -18,10 +18,11 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
 from .board_batch import LOST, PLAYING, WON, BoardBatch
+from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
-from .semi_auto_mines import _SEED_BOUND, RESET_OPTIONS, SemiAutoMinesEnv, check_reset_options
+from .semi_auto_mines import _SEED_BOUND, SemiAutoMinesEnv
 
 _STATE_NAMES = np.empty(3, dtype=object)
 """``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
