@@ -312,15 +312,3 @@ def test_maskable_ppo_learns_on_the_sb3_vec_env_through_vec_monitor(tmp_path):
     rows = (tmp_path / "all.monitor.csv").read_text().splitlines()[2:]
     assert len(rows) > 8 and all(row.split(",")[3] in ("won", "lost", "playing") for row in rows)
 
-
-def test_a_step_in_which_no_board_probes_is_answered():
-    """Every action invalid (already open cells): no board probes, every info list is empty."""
-    envs = SemiAutoMinesVectorEnv(num_envs=3, board="beginner")
-    envs.reset(seed=4)
-    first = np.array([40, 40, 40])
-    obs, _, terminated, _, _ = envs.step(first)
-    playing = ~terminated
-    obs, rewards, terminated, _, infos = envs.step(first)  # the probed cells are open now
-    assert (rewards[playing] == envs.invalid_action_reward).all()
-    assert all(infos["opened"][board] == [] for board in np.flatnonzero(playing))
-    assert infos["invalid_action"][playing].all()

@@ -40,6 +40,10 @@ DEFAULT_GAMES = 2000
 """Games per agent and board of the main job: enough for +-2 points at 95% on
 every board, while the whole job (baselines, standard boards, every prepared
 map) stays well under 10 minutes on 2 cores (measured: see the README)."""
+MAX_GAMES = 10_000_000
+"""Most games per agent and board: the run's plan lists every game before the first is played."""
+MAX_WORKERS = 256
+"""Most worker processes: each is a Python with the solver loaded."""
 REPO_MAPS = Path(__file__).resolve().parents[2] / "maps"
 """The prepared maps shipped with the repository."""
 
@@ -148,14 +152,19 @@ def _names(text: str, what: str) -> list[str]:
 
 
 def _check_numbers(args: argparse.Namespace) -> int:
-    if args.games <= 0:
-        raise CliError(f"--games must be at least 1, got {args.games}")
+    _check_range("--games", args.games, MAX_GAMES)
     if args.seed < 0:
         raise CliError(f"--seed must be 0 or more, got {args.seed}")
     workers = _available_cores() if args.workers is None else args.workers
-    if workers <= 0:
-        raise CliError(f"--workers must be at least 1, got {workers}")
+    _check_range("--workers", workers, MAX_WORKERS)
     return workers
+
+
+def _check_range(flag: str, value: int, most: int) -> None:
+    if value < 1:
+        raise CliError(f"{flag} must be at least 1, got {value}")
+    if value > most:
+        raise CliError(f"{flag} must be at most {most:,}, got {value}")
 
 
 def _agents(args: argparse.Namespace) -> list[str]:
@@ -215,14 +224,16 @@ def _targets(args: argparse.Namespace) -> list[Target]:
         raise CliError("nothing to evaluate: no board and no map")
     if len(set(names)) != len(names):
         raise CliError("a board or map is given twice")
-    if args.first_click == "zero":
-        for target in targets:
-            if target.mines > target.width * target.height - 9:
-                free = target.width * target.height - target.mines
-                raise CliError(
-                    f"{target.name}: a zero first click needs 9 mine-free cells, "
-                    f"this board has {free}"
-                )
+    # The first-click policy moves mines out of its zone: there must be room for them.
+    zone = {"safe": 1, "zero": 9}.get(args.first_click, 0)
+    for target in targets:
+        free = target.width * target.height - target.mines
+        if free < zone:
+            cells = "a mine-free cell" if zone == 1 else f"{zone} mine-free cells"
+            raise CliError(
+                f"{target.name}: a {args.first_click} first click needs {cells}, "
+                f"this board has {free}"
+            )
     return targets
 
 

@@ -12,8 +12,9 @@ import argparse
 import importlib
 
 from minesweep_env.cli.errors import CliError
+from minesweep_env.core.board_spec import parse_board_spec
 
-from ..training.args import add_arguments, args_from_namespace, validate
+from ..training.args import Args, add_arguments, args_from_namespace, validate
 
 EXAMPLE = """\
 examples:
@@ -40,9 +41,38 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+MAX_NUM_ENVS = 256
+"""Most envs collecting experience (with ``--vec-env subproc`` each is a process)."""
+MAX_ROLLOUT_CELLS = 1 << 26
+"""Most board cells in one rollout (``n_steps * num_envs * width * height``): the
+rollout buffer holds every observation of it (about 3 GiB of float32 planes here)."""
+
+
+def check_sizes(settings: Args) -> None:
+    """Refuse numbers whose allocations alone would exhaust memory, before any is made.
+
+    :raises ValueError: naming the flag, its bound and the value given.
+    """
+    if not 1 <= settings.num_envs <= MAX_NUM_ENVS:
+        raise ValueError(f"--num-envs must be in 1..{MAX_NUM_ENVS}, got {settings.num_envs}")
+    if settings.n_steps < 1:
+        raise ValueError(f"--n-steps must be positive, got {settings.n_steps}")
+    try:
+        width, height, _ = parse_board_spec(settings.board)
+    except ValueError as error:
+        raise ValueError(f"--board {settings.board}: {error}") from None
+    rollout = settings.n_steps * settings.num_envs * width * height
+    if rollout > MAX_ROLLOUT_CELLS:
+        raise ValueError(
+            f"--n-steps * --num-envs * board cells is {rollout:,}, more than the rollout "
+            f"buffer's limit of {MAX_ROLLOUT_CELLS:,} cells; lower --n-steps or --num-envs"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     settings = args_from_namespace(args)
     try:
+        check_sizes(settings)
         validate(settings)
     except ValueError as error:
         raise CliError(str(error)) from None

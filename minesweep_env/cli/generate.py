@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from ..core.board_spec import size_problem
 from ..core.cells import STANDARD_BOARDS
 from ..fileio import write_text
 from ..formats import format_ioccc, format_start, start_path
@@ -23,6 +24,8 @@ from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
 from .errors import EXIT_OK, CliError
 
+MAX_COUNT = 100_000
+"""Most maps one run writes: the names are listed (and checked free) before the first."""
 MAX_DRAWS = 10_000
 """Enough for the standard boards by far (expert: about 7 draws per map with rejection)."""
 
@@ -106,8 +109,9 @@ def board_size(args: argparse.Namespace) -> tuple[int, int, int, str]:
     if any(v is None for v in custom):
         raise CliError("give --board NAME, or all three of --width, --height and --mines")
     width, height, mines = custom
-    if width < 1 or height < 1:
-        raise CliError(f"board must be at least 1x1, got {width}x{height}")
+    problem = size_problem(width, height)
+    if problem is not None:
+        raise CliError(problem)
     if not 0 <= mines <= width * height:
         raise CliError(f"--mines must be in 0..{width * height}, got {mines}")
     return width, height, mines, f"{width}x{height}-{mines}"
@@ -118,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
     prefix = args.prefix or prefix
     if args.count < 1:
         raise CliError(f"--count must be at least 1, got {args.count}")
+    if args.count > MAX_COUNT:
+        raise CliError(f"--count must be at most {MAX_COUNT:,}, got {args.count}")
+    if args.seed is not None and args.seed < 0:
+        raise CliError(f"--seed must be 0 or more, got {args.seed}")
     if args.max_draws < 1:
         raise CliError(f"--max-draws must be at least 1, got {args.max_draws}")
     if not args.no_guess and (args.rule_set or args.method):

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.board_spec import size_problem
 from ..core.cells import STANDARD_BOARDS
 from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
 from ..core.minefield import WinRule
@@ -109,6 +110,8 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         get_rule_set(args.rule_set)
     except ValueError as error:
         raise CliError(str(error)) from None
+    if args.seed is not None and args.seed < 0:
+        raise CliError(f"--seed must be 0 or more, got {args.seed}")
     sized = args.board is not None or args.width is not None or args.height is not None
     if args.map is not None and (sized or args.mines is not None):
         raise CliError("give a MAP or a board size (--board, --width/--height/--mines), not both")
@@ -126,8 +129,9 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         width, height, mines = (
             STANDARD_BOARDS[args.board] if args.board else (args.width, args.height, 0)
         )
-        if width < 1 or height < 1:
-            raise CliError(f"board must be at least 1x1, got {width}x{height}")
+        problem = size_problem(width, height)
+        if problem is not None:
+            raise CliError(problem)
         if args.mines is not None:
             mines = args.mines
         elif args.board is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..core.board import Board
 from ..errors import InconsistentBoardError
 from ..formats import parse_board
-from ..formats.source import read_text
+from ..formats.source import numbered_lines, read_text
 from .errors import CliError
 
 
@@ -33,7 +33,7 @@ class PositionFile:
 
     def row_line(self, y: int) -> int:
         """1-based file line of board row ``y`` (the reader skips blank lines)."""
-        lines = [n for n, line in enumerate(self.text.splitlines(), start=1) if line.strip()]
+        lines = [n for n, line in numbered_lines(self.text) if line.strip()]
         return lines[1:][y]
 
     def inconsistent(self, error: InconsistentBoardError) -> CliError:

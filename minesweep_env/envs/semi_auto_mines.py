@@ -7,13 +7,14 @@ observation, and the outcome into a reward.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 
-from ..core.board_spec import check_board_size, parse_board_spec
+from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
@@ -21,6 +22,7 @@ from ..core.minefield import GameState, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
+from .checks import action_index, check_reset_options
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,
@@ -36,7 +38,6 @@ REWARD_MODES = ("win-loss", "progress")
 
 _SEED_BOUND = 2**63
 """Layout and first-click seeds are drawn below this bound from ``np_random``."""
-
 
 class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     """
@@ -61,6 +62,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     (the name sb3-contrib's MaskablePPO looks for, through wrappers and in
     ``SubprocVecEnv``) and ``info["action_mask"]`` (for ``gymnasium.make_vec``)
     give them as a ``bool`` array of length ``W * H``.
+
+    An action is an integer: a Python or numpy integer of any width (or a
+    0-d integer array). A bool, a float (even ``3.0``), a string or an array
+    of several values raises ``TypeError``, and an integer outside
+    ``0..W*H-1`` raises ``ValueError``: ``int()`` would turn ``3.7`` or ``True``
+    into a cell nobody chose. ``step`` before the first ``reset`` raises
+    ``RuntimeError`` (``gymnasium.make``'s order check says so first).
 
     An invalid action (a probed or flagged cell) is not an exception: it
     changes nothing and is rewarded ``invalid_action_reward`` (default -0.1).
@@ -135,7 +143,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     seed. So ``reset(seed=S)`` gives the same layout for every agent, and
     ``reset(seed=S)`` followed by N plain ``reset()`` gives the same N layouts
     whatever the agent did in between: a paired comparison of agents.
-    ``reset(options={"layout": MineLayout})`` plays a given layout.
+    ``reset(options={"layout": MineLayout})`` plays a given layout. Those two
+    are the only options: another key, both at once, or options that are not
+    a dict raise an error (``ValueError`` / ``TypeError``) rather than being
+    ignored; a layout or map of another size raises ``ValueError``, a bad map
+    file :class:`~minesweep_env.MapFormatError`.
 
     ## Episode End
 
@@ -235,6 +247,15 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
       ``gymnasium.wrappers.RecordVideo``) or ``"human"`` (that picture in a window;
       the text on stdout when there is no display).
 
+    Bad arguments fail when the env is made, naming the argument: a size,
+    count or ``max_steps`` that is not an integer (a bool, a float, text)
+    raises ``TypeError``; an unknown name (board, rule set, first click, obs
+    mode, reward, render mode), a size or mine count out of bounds raises
+    ``ValueError``. A board is at most 4096 cells wide and high and 1,048,576
+    cells in all (:data:`minesweep_env.core.board_spec.MAX_CELLS`), checked
+    before anything is allocated; unknown keyword arguments raise
+    ``TypeError`` as for any Python call.
+
     ## Vectorized environment
 
     ``gymnasium.make_vec`` hands its workers the env's spec, so its async mode
@@ -287,12 +308,16 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             known = ", ".join(policy.value for policy in FirstClick)
             raise ValueError(f"unknown first_click {first_click!r}; known: {known}") from None
         self.rule_set = get_rule_set(rule_set)
+        if maps is not None and not isinstance(maps, str | Path | Iterable):
+            raise TypeError(f"maps must be a path or a list of paths, got {type(maps).__name__}")
         self.maps: list[Map] = load_maps(maps) if maps is not None else []
         self.width, self.height, self.mines = self._board_size(board, width, height, mines)
         self.obs_mode = obs_mode
         self.reward_mode = reward
         self.invalid_action_reward = float(invalid_action_reward)
-        self.max_steps = self.width * self.height if max_steps is None else int(max_steps)
+        self.max_steps = (
+            self.width * self.height if max_steps is None else as_count(max_steps, "max_steps")
+        )
         if self.max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
         self.info_probability = bool(info_probability)
@@ -324,16 +349,16 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             map_width, map_height = check_same_size(self.maps)
             given_sizes = (("width", width, map_width), ("height", height, map_height))
             for name, given, actual in given_sizes:
-                if given is not None and given != actual:
+                if given is not None and as_count(given, name) != actual:
                     raise ValueError(
                         f"{name}={given} but the maps are {map_width}x{map_height} "
                         f"({self.maps[0].path})"
                     )
             return map_width, map_height, self.maps[0].layout.mine_count
         base_width, base_height, base_mines = parse_board_spec(board)
-        width = base_width if width is None else int(width)
-        height = base_height if height is None else int(height)
-        mines = base_mines if mines is None else int(mines)
+        width = base_width if width is None else as_count(width, "width")
+        height = base_height if height is None else as_count(height, "height")
+        mines = base_mines if mines is None else as_count(mines, "mines")
         # The first-click zone must always fit: a cell, or for a zero a cell and its neighbours.
         zone = min(3, width) * min(3, height) if self.first_click is FirstClick.ZERO else 1
         return check_board_size(width, height, mines, mine_free=zone)
@@ -349,8 +374,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         there are maps, then the layout seed), used or not, so the layouts of
         later resets do not depend on what happened in this one.
         """
+        options = check_reset_options(options)
         super().reset(seed=seed)
-        options = options or {}
         map_index = int(self.np_random.integers(len(self.maps))) if self.maps else 0
         layout_seed = int(self.np_random.integers(_SEED_BOUND))
         # One generator per game: the layout is drawn from it first, then the first-click
@@ -386,9 +411,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Probe the cell ``action`` (``y * W + x``); the auto-solver then plays out its proofs."""
         game = self._require_game()
-        index = int(action)
-        if not 0 <= index < self.width * self.height:
-            raise ValueError(f"action {action} is outside Discrete({self.width * self.height})")
+        index = action_index(action, self.width * self.height)
         self.steps += 1
         minefield = game.minefield
         valid = self._playing() and minefield.view.flat[index] == COVERED

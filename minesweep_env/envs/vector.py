@@ -10,6 +10,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..core.board_spec import MAX_BATCH_CELLS, as_count
 from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
@@ -17,6 +18,7 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
 from .board_batch import LOST, PLAYING, WON, BoardBatch
+from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
@@ -75,6 +77,15 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     (the default) returns a copy, ``copy=False`` the buffer itself, which the
     next ``step`` or ``reset`` overwrites (no allocation per step).
 
+    **Driven wrongly.** ``step`` before ``reset`` raises ``RuntimeError``;
+    actions that are not an integer array of shape ``(num_envs,)`` (floats,
+    bools, another shape) and actions outside ``0..W*H-1`` raise
+    ``ValueError``; reset options other than ``"layout"``,
+    ``"map"`` and ``"reset_mask"`` raise ``ValueError``, as do the single
+    env's bad arguments. ``num_envs`` is an integer with ``num_envs * W * H``
+    at most 4,194,304 cells (:data:`~minesweep_env.core.board_spec.MAX_BATCH_CELLS`):
+    every board's arrays are preallocated.
+
     ``env.boards`` is the batch (views, mines, states); ``env.action_masks()``
     the current masks. Rendering is not supported: use a sync vector env.
     """
@@ -105,6 +116,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
                 "the native vector env does not render; make the vector env with "
                 'vectorization_mode="sync" to render'
             )
+        num_envs = as_count(num_envs, "num_envs")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
@@ -126,7 +138,13 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             max_steps=max_steps,
             info_probability=info_probability,
         )
-        self.num_envs = int(num_envs)
+        batch_cells = num_envs * settings.width * settings.height
+        if batch_cells > MAX_BATCH_CELLS:
+            raise ValueError(
+                f"num_envs={num_envs} boards of {settings.width}x{settings.height} are "
+                f"{batch_cells:,} cells, more than the batch limit of {MAX_BATCH_CELLS:,}"
+            )
+        self.num_envs = num_envs
         self.width, self.height, self.mines = settings.width, settings.height, settings.mines
         self.maps: list[Map] = settings.maps
         self.first_click: FirstClick = settings.first_click
@@ -199,7 +217,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
                     f"If seeds are passed as a list the length must match num_envs={n} "
                     f"but got length={len(seeds)}."
                 )
-        options = dict(options or {})
+        options = check_reset_options(options, (*RESET_OPTIONS, "reset_mask"))
         reset_mask = options.pop("reset_mask", None)
         if reset_mask is None:
             reset_mask = np.ones(n, dtype=bool)
@@ -233,7 +251,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         n, cells = self.num_envs, self.width * self.height
         actions = np.asarray(actions)
         if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {n} integers, got {actions!r}")
+            what = f"{actions.dtype} array of shape {actions.shape}"
+            raise ValueError(f"actions must be an integer array of shape ({n},), got a {what}")
         if ((actions < 0) | (actions >= cells)).any():
             raise ValueError(f"actions {actions} are outside Discrete({cells})")
         actions = actions.astype(np.int64)
@@ -381,9 +400,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             lists[board] = []
         rows, flat = np.nonzero(cells)
         pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
-        ends = np.cumsum(np.bincount(rows, minlength=len(probed))).tolist()
-        starts = [0, *ends[:-1]] if ends else []  # a step where no board probed has no ends
-        for board, start, end in zip(probed, starts, ends, strict=True):
+        counts = np.bincount(rows, minlength=len(probed))
+        ends = np.cumsum(counts)
+        # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many
+        # when no board was probed (every action invalid, or every board restarting).
+        for board, start, end in zip(probed, (ends - counts).tolist(), ends.tolist(), strict=True):
             lists[board] = pairs[start:end]
         return lists
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.board_spec import size_problem
 from ..core.layout import MineLayout
 from ..errors import MapFormatError
-from .source import tokens_with_lines
+from .source import shown, tokens_with_lines
 
 
 def _integer(token: str, line: int, what: str, source: str) -> int:
     try:
         return int(token)
     except ValueError:
-        raise MapFormatError(f"{what} must be an integer, got {token!r}", source, line) from None
+        problem = f"{what} must be an integer, got {shown(token)}"
+        raise MapFormatError(problem, source, line) from None
 
 
 def parse_ioccc(text: str, source: str = "<string>") -> MineLayout:
@@ -34,8 +36,9 @@ def parse_ioccc(text: str, source: str = "<string>") -> MineLayout:
     width = _integer(w_tok, w_line, "width", source)
     height = _integer(h_tok, h_line, "height", source)
     mines = _integer(m_tok, m_line, "mine count", source)
-    if width < 1 or height < 1:
-        raise MapFormatError(f"board must be at least 1x1, got {width}x{height}", source, w_line)
+    problem = size_problem(width, height)
+    if problem is not None:
+        raise MapFormatError(problem, source, w_line)
     cells = width * height
     if not 0 <= mines <= cells:
         raise MapFormatError(
@@ -51,7 +54,7 @@ def parse_ioccc(text: str, source: str = "<string>") -> MineLayout:
         )
     if len(body) > cells:
         raise MapFormatError(
-            f"extra numbers after the {cells} priorities: {body[cells][0]!r}",
+            f"extra numbers after the {cells} priorities: {shown(body[cells][0])}",
             source,
             body[cells][1],
         )

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.board_spec import size_problem
 from ..core.layout import MineLayout
 from ..errors import MapFormatError
+from .source import numbered_lines
 
 
 def parse_layout_grid(text: str, source: str = "<string>") -> MineLayout:
     """Parse ``x``/``o`` rows into a layout (no priorities)."""
     rows: list[list[bool]] = []
     first_line = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in numbered_lines(text):
         cells = [c == "x" for c in line if c in "xo"]
         if not cells:
             continue
@@ -30,6 +32,9 @@ def parse_layout_grid(text: str, source: str = "<string>") -> MineLayout:
         if not rows:
             first_line = number
         rows.append(cells)
+        problem = size_problem(len(cells), len(rows))
+        if problem is not None:  # said as soon as the rows read so far are too many
+            raise MapFormatError(problem, source, number)
     if not rows:
         raise MapFormatError("no rows of 'x' (mine) and 'o' (safe) found", source, 1)
     return MineLayout(mines=np.array(rows, dtype=bool))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.board import Board
+from ..core.board_spec import size_problem
 from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..errors import MapFormatError
+from .source import numbered_lines, shown
 
 _CODES = {"?": COVERED, "!": FLAGGED}
 
@@ -20,7 +22,7 @@ def _header(line: str, number: int, source: str) -> tuple[int, int, int | None]:
     fields = line.split()
     if len(fields) not in (2, 3):
         raise MapFormatError(
-            f"header must be 'width height' or 'width height mines', got {line.strip()!r}",
+            f"header must be 'width height' or 'width height mines', got {shown(line.strip())}",
             source,
             number,
         )
@@ -28,11 +30,12 @@ def _header(line: str, number: int, source: str) -> tuple[int, int, int | None]:
         values = [int(f) for f in fields]
     except ValueError:
         raise MapFormatError(
-            f"header numbers must be integers, got {line.strip()!r}", source, number
+            f"header numbers must be integers, got {shown(line.strip())}", source, number
         ) from None
     width, height = values[0], values[1]
-    if width < 1 or height < 1:
-        raise MapFormatError(f"board must be at least 1x1, got {width}x{height}", source, number)
+    problem = size_problem(width, height)
+    if problem is not None:
+        raise MapFormatError(problem, source, number)
     total = values[2] if len(values) == 3 else None
     if total is not None and not 0 <= total <= width * height:
         raise MapFormatError(
@@ -43,7 +46,7 @@ def _header(line: str, number: int, source: str) -> tuple[int, int, int | None]:
 
 def parse_board(text: str, source: str = "<string>", total_mines: int | None = None) -> Board:
     """Parse a seed 002 position. ``total_mines`` overrides the header's count."""
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = [(n, line) for n, line in numbered_lines(text) if line.strip()]
     if not lines:
         raise MapFormatError("empty file: expected a 'width height' header", source, 1)
     header_line, header = lines[0]
@@ -80,6 +83,8 @@ def parse_board(text: str, source: str = "<string>", total_mines: int | None = N
                 source,
                 rows[y][0],
             )
+    if total_mines is not None and not 0 <= total_mines <= width * height:
+        raise ValueError(f"total_mines must be in 0..{width * height}, got {total_mines}")
     total = header_total if total_mines is None else total_mines
     return Board(grid, total)
 

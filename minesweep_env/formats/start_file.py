@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import MapFormatError
 from ..fileio import write_text
-from .source import read_text
+from .source import read_text, shown
 
 START_SUFFIX = ".start"
 
@@ -44,6 +44,9 @@ def load_start(map_path: str | Path) -> tuple[int, int] | None:
         return None
     text = read_text(path)
     fields = text.split()
-    if len(fields) != 2 or not all(f.isdigit() for f in fields):
-        raise MapFormatError(f"expected one line 'x y' (0-based), got {text.strip()!r}", path, 1)
+    # ASCII digits only: "²".isdigit() holds but int("²") fails. Longer than a
+    # board side can be is refused too (int() of thousands of digits raises).
+    if len(fields) != 2 or not all(f.isascii() and f.isdigit() and len(f) <= 9 for f in fields):
+        got = shown(text.strip())
+        raise MapFormatError(f"expected one line 'x y' (0-based), got {got}", path, 1)
     return int(fields[0]), int(fields[1])

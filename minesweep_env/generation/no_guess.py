@@ -39,6 +39,7 @@ from typing import Literal
 import numpy as np
 
 from ..core.board import Board
+from ..core.board_spec import check_board_dimensions
 from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..core.layout import MineLayout
 from ..solver.base import RuleSet
@@ -68,8 +69,7 @@ def check_fits(width: int, height: int, mines: int, start: tuple[int, int]) -> N
 
     :raises ValueError: with a one-line reason.
     """
-    if width < 1 or height < 1:
-        raise ValueError(f"board must be at least 1x1, got {width}x{height}")
+    check_board_dimensions(width, height)
     x, y = start
     if not (0 <= x < width and 0 <= y < height):
         raise ValueError(f"start cell ({x}, {y}) is outside the {width}x{height} board")
@@ -340,6 +340,7 @@ def generate_random(
 ) -> MineLayout:
     """A uniform layout; with ``start``, uniform among those with a mine-free start zone."""
     if start is None:
+        check_board_dimensions(width, height)  # before MineLayout.random allocates
         if not 0 <= mines <= width * height:
             raise ValueError(f"mines must be in 0..{width * height}, got {mines}")
         return MineLayout.random(width, height, mines, rng)
