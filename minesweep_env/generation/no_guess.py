@@ -20,8 +20,10 @@ little fewer mines (0.348 against 0.357); on expert (300 maps per method) the
 mean 3BV, openings and mine density next to the start zone match rejection's
 within sampling noise.
 
-Either way the result is finally checked with :func:`is_solvable` and the rule
-set alone, the same check as ``semiautomines solvable``.
+Either way the result is finally checked with the rule set alone, the same
+check as ``semiautomines solvable`` (:func:`is_solvable`), by
+:func:`~.fast_check.solvable`: the same verdict with less work, which matters
+because most drawn layouts fail it.
 
 The repair play uses a small built-in engine for the two one-cell rules (a
 number whose mines are all flagged frees its other neighbours; a number with as
@@ -43,7 +45,7 @@ from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..core.layout import MineLayout
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
-from .solvability import is_solvable
+from .fast_check import solvable
 
 Method = Literal["repair", "rejection"]
 METHODS: tuple[str, ...] = ("repair", "rejection")
@@ -298,7 +300,7 @@ def generate_no_guess(
                 continue
             mine_array = repaired
         # Rejection accepts exactly the layouts this check accepts: uniform over them.
-        if is_solvable(MineLayout(mine_array), start, rules):
+        if solvable(mine_array, start, rules):
             layout = layout_from_mines(mine_array, rng)
             return GeneratedMap(layout, start, draws, repairs, time.perf_counter() - began)
     raise ValueError(f"no no-guess layout found in {max_draws} draws")
