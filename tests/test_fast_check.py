@@ -1,0 +1,152 @@
+"""The generator's fast solvability check gives ``is_solvable``'s verdict, layout by layout.
+
+``minesweep_env.generation.fast_check.solvable`` is what the no-guess generator
+accepts and rejects with, so any disagreement would change which maps a seed
+makes. It is compared with the reference on random layouts of the generator's
+own kind (mine-free start zone, the start in a corner or the centre), on layouts
+with mines anywhere (start on a mine, start on a number), on every recorded
+seed 004 reference map, and on small boards drawn by hypothesis.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minesweep_env import MineLayout
+from minesweep_env.core.cells import neighbour_table
+from minesweep_env.generation import is_solvable
+from minesweep_env.generation.fast_check import solvable, swappable_pair
+from minesweep_env.generation.no_guess import draw_outside_zone
+
+OTHER_RULE_SETS = ("endoh", "groups", "mysweeper")
+REFERENCE = Path(__file__).parent / "reference" / "mine_solver"
+
+
+def _reference(mines: np.ndarray, start: tuple[int, int], rule_set: str) -> bool:
+    return bool(is_solvable(MineLayout(mines), start, rule_set))
+
+
+def _compare(layouts: list[tuple[np.ndarray, tuple[int, int]]], rule_set: str) -> list[bool]:
+    """Both verdicts on every layout; returns the reference verdicts."""
+    verdicts = []
+    for mines, start in layouts:
+        expected = _reference(mines, start, rule_set)
+        assert solvable(mines, start, rule_set) == expected, (rule_set, start, mines.tolist())
+        verdicts.append(expected)
+    return verdicts
+
+
+GENERATOR_CASES = [
+    (rule_set, board, start)
+    for rule_set in ("substitution", "complete")
+    for board, start in [
+        ((30, 16, 99), (0, 0)),
+        ((30, 16, 99), (15, 8)),
+        ((16, 16, 40), (0, 15)),
+        ((9, 9, 10), (4, 4)),
+    ]
+]
+# The other rule sets get the swap-pair rejection and then is_solvable itself: one board.
+GENERATOR_CASES += [(rule_set, (30, 16, 99), (0, 0)) for rule_set in OTHER_RULE_SETS]
+
+
+@pytest.mark.parametrize(("rule_set", "board", "start"), GENERATOR_CASES)
+def test_same_verdict_on_generator_draws(
+    rule_set: str, board: tuple[int, int, int], start: tuple[int, int]
+) -> None:
+    width, height, mines = board
+    rng = np.random.default_rng([width, start[0], start[1]])
+    count = 60 if width == 30 else 120
+    layouts = [(draw_outside_zone(width, height, mines, start, rng), start) for _ in range(count)]
+    verdicts = _compare(layouts, rule_set)
+    # Both answers occur, so the comparison could have failed either way.
+    assert any(verdicts) and not all(verdicts)
+
+
+@pytest.mark.parametrize("rule_set", ("substitution", "complete"))
+def test_same_verdict_with_mines_anywhere(rule_set: str) -> None:
+    """Starts on a mine or on a number, and sparse to dense boards."""
+    rng = np.random.default_rng(7)
+    layouts = []
+    for _ in range(300):
+        width, height = int(rng.integers(3, 13)), int(rng.integers(3, 11))
+        density = rng.uniform(0.05, 0.3)
+        mines = rng.random((height, width)) < density
+        layouts.append((mines, (int(rng.integers(width)), int(rng.integers(height)))))
+    verdicts = _compare(layouts, rule_set)
+    assert sum(verdicts) >= 30 and len(verdicts) - sum(verdicts) >= 30
+
+
+def test_same_verdict_on_the_seed_004_reference_maps() -> None:
+    for name in ("cases.jsonl", "cases_large.jsonl"):
+        for line in (REFERENCE / name).read_text().splitlines():
+            case = json.loads(line)
+            mines = MineLayout.from_rows(case["rows"]).mines
+            start = tuple(case["start"])
+            assert solvable(mines, start, "substitution") == (case["verdict"] == "solvable")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    width=st.integers(2, 8),
+    height=st.integers(2, 7),
+    data=st.data(),
+    rule_set=st.sampled_from(("substitution", "complete")),
+)
+def test_same_verdict_on_small_boards(
+    width: int, height: int, data: st.DataObject, rule_set: str
+) -> None:
+    cells = width * height
+    mine_cells = data.draw(st.sets(st.integers(0, cells - 1), max_size=cells // 3))
+    mines = np.zeros(cells, dtype=bool)
+    mines[list(mine_cells)] = True
+    mines = mines.reshape(height, width)
+    start = (data.draw(st.integers(0, width - 1)), data.draw(st.integers(0, height - 1)))
+    assert solvable(mines, start, rule_set) == _reference(mines, start, rule_set)
+
+
+def test_a_swappable_pair_is_a_mine_and_a_safe_cell_the_numbers_cannot_tell_apart() -> None:
+    rng = np.random.default_rng(3)
+    found = 0
+    for _ in range(200):
+        start = (0, 0)
+        mines = draw_outside_zone(30, 16, 99, start, rng)
+        pair = swappable_pair(mines, start)
+        if pair is None:
+            continue
+        found += 1
+        mine, safe = pair
+        flat = mines.reshape(-1)
+        assert flat[mine] and not flat[safe] and safe != 0
+        swapped = flat.copy()
+        swapped[[mine, safe]] = False, True
+        table = neighbour_table(30, 16)
+        for cell in np.flatnonzero(~flat):
+            if cell != safe:
+                assert flat[list(table[cell])].sum() == swapped[list(table[cell])].sum()
+        # Not even exact inference with the mine count solves it.
+        assert not is_solvable(MineLayout(mines), start, "complete")
+    assert found >= 40
+
+
+def test_a_safe_cell_walled_in_by_mines_pairs_with_the_mine_beside_it() -> None:
+    # (1, 3) is safe with mines all round; so are the other neighbours of (0, 3),
+    # so those two could trade places unseen.
+    rows = [
+        "oooooo",
+        "oooooo",
+        "xxxooo",
+        "xoxooo",
+        "xxxooo",
+    ]
+    mines = MineLayout.from_rows(rows).mines
+    assert swappable_pair(mines, (5, 0)) is not None
+    assert not is_solvable(MineLayout(mines), (5, 0), "complete")
+    # From the walled-in cell itself the pair does not count: the start is opened anyway.
+    assert swappable_pair(mines, (1, 3)) is None
