@@ -56,10 +56,38 @@ SAME_FIXED_POINT: tuple[type[RuleSet], ...] = (Complete, SubstitutionRules)
 """Rule sets whose auto-solver fixed point this module reaches with its own cheap rules."""
 
 
+PAD = 3
+"""Off-board margin of the bit boards below: a neighbour of a cell two steps away."""
+
+
+def _around(dx: int, dy: int) -> set[tuple[int, int]]:
+    return {(dx + i, dy + j) for i in (-1, 0, 1) for j in (-1, 0, 1) if (i, j) != (0, 0)}
+
+
+PAIR_OFFSETS: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...] = tuple(
+    (dx, dy, tuple(sorted((_around(0, 0) ^ _around(dx, dy)) - {(0, 0), (dx, dy)})))
+    for dy in range(-2, 3)
+    for dx in range(-2, 3)
+    if (dx, dy) != (0, 0)
+)
+"""Per place (dx, dy) of the mine relative to the safe cell, when within two steps (closer
+ones share no neighbour): the cells next to one of them but not the other, relative to
+the safe cell. Those must all be mines (or off the board) for the two to trade places."""
+
+
+def _bits(cells: np.ndarray) -> int:
+    """A (H, W) bool array as the bits of an int: rows of ``W + 2 * PAD`` bits, a clear
+    margin of ``PAD`` all round, the cell (x, y) at bit ``(y + PAD) * stride + x + PAD``."""
+    height, width = cells.shape
+    padded = np.zeros((height + 2 * PAD, width + 2 * PAD), dtype=bool)
+    padded[PAD:-PAD, PAD:-PAD] = cells
+    return int.from_bytes(np.packbits(padded, bitorder="little").tobytes(), "little")
+
+
 @lru_cache(maxsize=16)
-def _neighbour_masks(width: int, height: int) -> tuple[int, ...]:
-    """Per flat index, its neighbours as a bit mask (bit ``i`` for flat index ``i``)."""
-    return tuple(sum(1 << n for n in cells) for cells in neighbour_table(width, height))
+def _board_bits(width: int, height: int) -> int:
+    """The bits of the board's own cells (the margin clear)."""
+    return _bits(np.ones((height, width), dtype=bool))
 
 
 def swappable_pair(mines: np.ndarray, start: tuple[int, int]) -> tuple[int, int] | None:
@@ -69,32 +97,44 @@ def swappable_pair(mines: np.ndarray, start: tuple[int, int]) -> tuple[int, int]
     and the safe cell is not the start. Then the layout is not solvable from
     ``start`` by any sound rule set, with the mine count known or not (see the
     module docstring). ``None`` when there is no such pair.
+
+    The whole board is tested at once on bit boards (one int per board, a few
+    dozen shifts and ands), since most layouts have no pair and must all be tested.
     """
     height, width = mines.shape
-    flat = mines.reshape(-1)
-    masks = _neighbour_masks(width, height)
-    safe = int.from_bytes(np.packbits(~flat, bitorder="little").tobytes(), "little")
-    start_index = start[1] * width + start[0]
-    # Safe cells by the set of their safe neighbours.
-    by_sight: dict[int, list[int]] = {}
-    for cell in np.flatnonzero(~flat).tolist():
-        if cell != start_index:
-            by_sight.setdefault(masks[cell] & safe, []).append(cell)
-    for mine in np.flatnonzero(flat).tolist():
-        sight = masks[mine] & safe
-        # A safe cell not next to the mine must see exactly the same safe cells.
-        # (One next to it is in ``sight`` and never sees itself, so it cannot match.)
-        twins = by_sight.get(sight)
-        if twins:
-            return mine, twins[0]
-        # A safe cell next to the mine must see the mine's safe neighbours but itself.
-        rest = sight
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            cell = low.bit_length() - 1
-            if cell in by_sight.get(sight ^ low, ()):
-                return mine, cell
+    stride = width + 2 * PAD
+    mine = _bits(mines)
+    board = _board_bits(width, height)
+    blocked = mine | ~board  # mines and off-board cells: nothing to see there
+    safe = board & ~mine & ~(1 << ((start[1] + PAD) * stride + start[0] + PAD))
+
+    def shifted(board: int, dx: int, dy: int) -> int:
+        """``board`` moved so that bit i holds what was at cell i + (dx, dy)."""
+        step = dy * stride + dx
+        return board >> step if step >= 0 else board << -step
+
+    for dx, dy, apart in PAIR_OFFSETS:
+        found = safe & shifted(mine, dx, dy)
+        for ox, oy in apart:
+            if not found:
+                break
+            found &= shifted(blocked, ox, oy)
+        if found:
+            index = (found & -found).bit_length() - 1
+            x, y = index % stride - PAD, index // stride - PAD
+            return (y + dy) * width + x + dx, y * width + x
+    # Further apart they share no neighbour: both must see no safe cell at all.
+    walled = -1  # all bits set: cells with only mines and the edge around them
+    for dx, dy in _around(0, 0):
+        walled &= shifted(blocked, dx, dy)
+    lone_safe, lone_mine = walled & safe, walled & mine
+    if lone_safe and lone_mine:
+        b = (lone_safe & -lone_safe).bit_length() - 1
+        a = (lone_mine & -lone_mine).bit_length() - 1
+        return (
+            (a // stride - PAD) * width + a % stride - PAD,
+            (b // stride - PAD) * width + b % stride - PAD,
+        )
     return None
 
 
@@ -157,7 +197,11 @@ def _groups(constraints: list[NumberConstraint]) -> list[list[NumberConstraint]]
 
 class _Play:
     """One play of a layout from its start: openings, flags and the cheap rules, on
-    flat Python lists (cheaper than numpy for per-cell work on a few hundred cells)."""
+    flat Python lists (cheaper than numpy for per-cell work on a few hundred cells).
+
+    Every cell keeps its count of covered neighbours and, once opened, the mines
+    still missing around it, so the one-cell rules are a lookup per changed number.
+    """
 
     def __init__(self, mines: np.ndarray, start: tuple[int, int]):
         self.height, self.width = mines.shape
@@ -167,43 +211,47 @@ class _Play:
         self.mine_count = int(np.count_nonzero(mines))
         self.flags = 0
         self.view = [COVERED] * len(self.mines)
+        self.missing = self.numbers.copy()
+        """Per cell: its number minus the flags around it (read once the cell is open)."""
+        self.covered = [len(cells) for cells in self.neighbours]
+        """Per cell: covered, unflagged neighbours."""
         self.safe_left = len(self.mines) - self.mine_count
         self.todo: set[int] = set()
-        """Opened cells to try the one-cell rules on."""
+        """Opened numbers to try the one-cell rules on."""
         self.changed: set[int] = set()
-        """Opened cells whose covered neighbours or flags changed since the pair rule ran."""
-        self.frontier: set[int] = set()
-        """Opened numbers that may still touch a covered cell."""
+        """Opened numbers whose covered neighbours changed since the pair rule ran."""
         self.open(start[1] * self.width + start[0])
 
     def open(self, index: int) -> None:
-        """Open a safe cell; zeros flood. Opened cells and their opened neighbours go on the
-        worklists."""
-        view, numbers, neighbours = self.view, self.numbers, self.neighbours
+        """Open a safe cell; zeros flood. Opened numbers around go on the worklists."""
+        view, numbers, covered, neighbours = self.view, self.numbers, self.covered, self.neighbours
+        todo = self.todo
         stack = [index]
         view[index] = numbers[index]
         self.safe_left -= 1
         while stack:
             cell = stack.pop()
-            touched = [n for n in neighbours[cell] if view[n] >= 0]
-            touched.append(cell)
-            self.todo.update(touched)
-            self.changed.update(touched)
-            if numbers[cell] != 0:
-                self.frontier.add(cell)
-                continue
+            todo.add(cell)
             for n in neighbours[cell]:
-                if view[n] == COVERED:
-                    view[n] = numbers[n]
-                    self.safe_left -= 1
-                    stack.append(n)
+                covered[n] -= 1
+                if view[n] >= 0:
+                    todo.add(n)
+            if numbers[cell] == 0:
+                for n in neighbours[cell]:
+                    if view[n] == COVERED:
+                        view[n] = numbers[n]
+                        self.safe_left -= 1
+                        stack.append(n)
 
     def flag(self, index: int) -> None:
-        self.view[index] = FLAGGED
+        view, missing, covered = self.view, self.missing, self.covered
+        view[index] = FLAGGED
         self.flags += 1
-        touched = [m for m in self.neighbours[index] if self.view[m] >= 0]
-        self.todo.update(touched)
-        self.changed.update(touched)
+        for n in self.neighbours[index]:
+            covered[n] -= 1
+            missing[n] -= 1
+            if view[n] >= 0:
+                self.todo.add(n)
 
     def play(self, proof: Proof) -> None:
         """Flag the proven mines and open the proven safe cells still covered."""
@@ -219,49 +267,46 @@ class _Play:
     def one_cell_rules(self) -> None:
         """A number with all its mines flagged frees its other neighbours; one with as
         many covered neighbours as missing mines flags them. Until neither applies."""
-        view, neighbours = self.view, self.neighbours
-        while self.todo:
-            cell = self.todo.pop()
-            covered = [n for n in neighbours[cell] if view[n] == COVERED]
-            if not covered:
+        view, missing, covered, neighbours = self.view, self.missing, self.covered, self.neighbours
+        todo, changed = self.todo, self.changed
+        while todo:
+            cell = todo.pop()
+            if not covered[cell]:
                 continue
-            missing = view[cell] - sum(1 for n in neighbours[cell] if view[n] == FLAGGED)
-            if missing == 0:
-                for n in covered:
+            changed.add(cell)
+            if missing[cell] == 0:
+                for n in neighbours[cell]:
                     if view[n] == COVERED:
                         self.open(n)
-            elif missing == len(covered):
-                for n in covered:
-                    self.flag(n)
-
-    def constraint(self, cell: int) -> tuple[int, frozenset[int]]:
-        """(mines missing, covered neighbours) of an opened number."""
-        view = self.view
-        covered = frozenset(n for n in self.neighbours[cell] if view[n] == COVERED)
-        flags = sum(1 for n in self.neighbours[cell] if view[n] == FLAGGED)
-        return view[cell] - flags, covered
+            elif missing[cell] == covered[cell]:
+                for n in neighbours[cell]:
+                    if view[n] == COVERED:
+                        self.flag(n)
 
     def pair_rule(self) -> Proof:
         """What two numbers sharing covered cells prove, for pairs where one changed."""
-        view, neighbours = self.view, self.neighbours
-        read: dict[int, tuple[int, frozenset[int]]] = {}
+        view, missing, covered, neighbours = self.view, self.missing, self.covered, self.neighbours
+        cells_of: dict[int, frozenset[int]] = {}
 
-        def constraint(cell: int) -> tuple[int, frozenset[int]]:
-            found = read.get(cell)
+        def cells(cell: int) -> frozenset[int]:
+            found = cells_of.get(cell)
             if found is None:
-                found = read[cell] = self.constraint(cell)
+                found = cells_of[cell] = frozenset(
+                    n for n in neighbours[cell] if view[n] == COVERED
+                )
             return found
 
         safe: set[int] = set()
         mines: set[int] = set()
         changed, self.changed = self.changed, set()
         for a in changed:
-            need_a, cells_a = constraint(a)
-            if not cells_a:
+            if not covered[a]:
                 continue
-            partners = {m for c in cells_a for m in neighbours[c] if view[m] >= 0} - {a}
+            cells_a, need_a = cells(a), missing[a]
+            partners = {m for c in cells_a for m in neighbours[c] if view[m] >= 0}
+            partners.discard(a)
             for b in partners:
-                need_b, cells_b = constraint(b)
+                cells_b, need_b = cells(b), missing[b]
                 only_a, only_b = cells_a - cells_b, cells_b - cells_a
                 # rem(A) - rem(B) = #A-only: A-only all mines, B-only all safe (and mirrored).
                 if need_a - need_b == len(only_a):
@@ -274,16 +319,14 @@ class _Play:
 
     def constraints(self) -> list[NumberConstraint]:
         """The numbers touching covered cells, as :func:`number_constraints` reads them."""
-        view, neighbours = self.view, self.neighbours
-        found = []
-        for cell in sorted(self.frontier):
-            unknown = tuple(n for n in neighbours[cell] if view[n] == COVERED)
-            if not unknown:
-                self.frontier.discard(cell)
-                continue
-            flags = sum(1 for n in neighbours[cell] if view[n] == FLAGGED)
-            found.append(NumberConstraint(cell, view[cell] - flags, unknown))
-        return found
+        view, missing, covered, neighbours = self.view, self.missing, self.covered, self.neighbours
+        return [
+            NumberConstraint(
+                cell, missing[cell], tuple(n for n in neighbours[cell] if view[n] == COVERED)
+            )
+            for cell, value in enumerate(view)
+            if value >= 0 and covered[cell]
+        ]
 
     def board(self) -> Board:
         grid = np.array(self.view, dtype=np.int8).reshape(self.height, self.width)
