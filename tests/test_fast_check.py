@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from minesweep_env import MineLayout
 from minesweep_env.core.cells import neighbour_table
 from minesweep_env.generation import is_solvable
-from minesweep_env.generation.fast_check import solvable, swappable_pair
+from minesweep_env.generation.fast_check import hidden_swap, solvable
 from minesweep_env.generation.no_guess import draw_outside_zone
 
 OTHER_RULE_SETS = ("endoh", "groups", "mysweeper")
@@ -111,33 +111,43 @@ def test_same_verdict_on_small_boards(
     assert solvable(mines, start, rule_set) == _reference(mines, start, rule_set)
 
 
-def test_a_swappable_pair_is_a_mine_and_a_safe_cell_the_numbers_cannot_tell_apart() -> None:
+def _same_numbers_elsewhere(mines: np.ndarray, swap: tuple[list[int], list[int]]) -> bool:
+    """Whether every safe cell but the traded ones keeps its number when they trade."""
+    height, width = mines.shape
+    flat = mines.reshape(-1)
+    traded = flat.copy()
+    traded[swap[0]] = False
+    traded[swap[1]] = True
+    table = neighbour_table(width, height)
+    return all(
+        flat[list(table[cell])].sum() == traded[list(table[cell])].sum()
+        for cell in np.flatnonzero(~flat)
+        if cell not in swap[1]
+    )
+
+
+def test_a_hidden_swap_trades_mines_and_safe_cells_no_number_tells_apart() -> None:
     rng = np.random.default_rng(3)
-    found = 0
-    for _ in range(200):
+    sizes = []
+    for _ in range(300):
         start = (0, 0)
         mines = draw_outside_zone(30, 16, 99, start, rng)
-        pair = swappable_pair(mines, start)
-        if pair is None:
+        swap = hidden_swap(mines, start)
+        if swap is None:
             continue
-        found += 1
-        mine, safe = pair
+        gone, come = swap
+        sizes.append(len(gone))
         flat = mines.reshape(-1)
-        assert flat[mine] and not flat[safe] and safe != 0
-        swapped = flat.copy()
-        swapped[[mine, safe]] = False, True
-        table = neighbour_table(30, 16)
-        for cell in np.flatnonzero(~flat):
-            if cell != safe:
-                assert flat[list(table[cell])].sum() == swapped[list(table[cell])].sum()
+        assert len(gone) == len(come) and flat[gone].all() and not flat[come].any()
+        assert 0 not in come  # never the start
+        assert _same_numbers_elsewhere(mines, swap)
         # Not even exact inference with the mine count solves it.
         assert not is_solvable(MineLayout(mines), start, "complete")
-    assert found >= 40
+    # Both kinds occur: a mine and a safe cell, and two of each.
+    assert sizes.count(1) >= 40 and sizes.count(2) >= 10
 
 
-def test_a_safe_cell_walled_in_by_mines_pairs_with_the_mine_beside_it() -> None:
-    # (1, 3) is safe with mines all round; so are the other neighbours of (0, 3),
-    # so those two could trade places unseen.
+def test_a_safe_cell_walled_in_by_mines_trades_with_the_mine_beside_it() -> None:
     rows = [
         "oooooo",
         "oooooo",
@@ -146,7 +156,42 @@ def test_a_safe_cell_walled_in_by_mines_pairs_with_the_mine_beside_it() -> None:
         "xxxooo",
     ]
     mines = MineLayout.from_rows(rows).mines
-    assert swappable_pair(mines, (5, 0)) is not None
+    assert hidden_swap(mines, (5, 0)) is not None
     assert not is_solvable(MineLayout(mines), (5, 0), "complete")
-    # From the walled-in cell itself the pair does not count: the start is opened anyway.
-    assert swappable_pair(mines, (1, 3)) is None
+    # From the walled-in cell itself there is nothing hidden: the start is opened anyway.
+    assert hidden_swap(mines, (1, 3)) is None
+
+
+def test_a_lone_safe_cell_trades_with_a_lone_mine_far_away() -> None:
+    # (3, 3) is safe with only mines around, (8, 3) a mine with only mines around,
+    # and every other mine sees safe cells the others do not (two safe rows and
+    # columns around each block: one would pair a mine with the cell beyond it).
+    rows = [
+        "oooooooooooo",
+        "oooooooooooo",
+        "ooxxxooxxxoo",
+        "ooxoxooxxxoo",
+        "ooxxxooxxxoo",
+        "oooooooooooo",
+        "oooooooooooo",
+    ]
+    mines = MineLayout.from_rows(rows).mines
+    assert hidden_swap(mines, (5, 6)) == ([3 * 12 + 8], [3 * 12 + 3])
+    assert not is_solvable(MineLayout(mines), (5, 6), "complete")
+
+
+def test_a_2x2_diagonal_walled_in_at_its_corners_is_a_hidden_swap() -> None:
+    # Mines at (5, 3) and (6, 4), safe cells at (6, 3) and (5, 4); the block's
+    # corners are the mine at (4, 2) and three off the board.
+    rows = [
+        "ooooooo",
+        "ooooooo",
+        "ooooxoo",
+        "oooooxo",
+        "oooooox",
+    ]
+    mines = MineLayout.from_rows(rows).mines
+    swap = hidden_swap(mines, (0, 0))
+    assert swap is not None and len(swap[0]) == 2
+    assert _same_numbers_elsewhere(mines, swap)
+    assert not is_solvable(MineLayout(mines), (0, 0), "complete")

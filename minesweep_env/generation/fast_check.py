@@ -5,14 +5,16 @@ and most say no, so the check is the generator's cost. :func:`solvable` gives
 exactly ``bool(is_solvable(MineLayout(mines), start, rule_set))`` and gets there
 three ways cheaper:
 
-1. **A layout no player can finish is turned down before any solving.** If a
-   mine A and a safe cell B (not the start) could trade places without changing
-   the number of any other safe cell, then every position the game can reach
-   also fits the layout with A and B swapped (the same mine count, B a mine
-   there), so no sound rule set ever proves B safe, and no opening reaches it
-   (a zero next to B would be next to A too). This is the classic 50/50 at an
-   edge; it ends about 40% of the failing expert layouts, the ones that would
-   otherwise be played nearly to the end before the solver gives up.
+1. **A layout no player can finish is turned down before any solving.** If
+   some mines and as many safe cells (not the start) could trade places without
+   changing the number of any other safe cell, then every position the game can
+   reach also fits the layout with them traded (the same mine count, those safe
+   cells all mines there), so no sound rule set ever proves one of them safe,
+   and no opening reaches one (a zero next to one would see a mine in the
+   traded layout). The common cases are a mine and a safe cell side by side
+   against the edge or a wall of mines, and a 2x2 block with mines on one
+   diagonal walled in at its corners: together about half the failing expert
+   layouts, many of which would otherwise be played nearly to the end.
 2. **Cheap rules first, incrementally.** Openings and the one-cell rules work
    on a list of the numbers that changed, and the rule of two numbers sharing
    cells (with A-only and B-only the cells one sees and the other does not: if
@@ -56,23 +58,47 @@ SAME_FIXED_POINT: tuple[type[RuleSet], ...] = (Complete, SubstitutionRules)
 """Rule sets whose auto-solver fixed point this module reaches with its own cheap rules."""
 
 
-PAD = 3
-"""Off-board margin of the bit boards below: a neighbour of a cell two steps away."""
+Offset = tuple[int, int]
+SwapPattern = tuple[tuple[Offset, ...], tuple[Offset, ...], tuple[Offset, ...]]
 
 
-def _around(dx: int, dy: int) -> set[tuple[int, int]]:
+def _around(dx: int, dy: int) -> set[Offset]:
     return {(dx + i, dy + j) for i in (-1, 0, 1) for j in (-1, 0, 1) if (i, j) != (0, 0)}
 
 
-PAIR_OFFSETS: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...] = tuple(
-    (dx, dy, tuple(sorted((_around(0, 0) ^ _around(dx, dy)) - {(0, 0), (dx, dy)})))
-    for dy in range(-2, 3)
-    for dx in range(-2, 3)
-    if (dx, dy) != (0, 0)
+def _swap(mines: tuple[Offset, ...], safe: tuple[Offset, ...]) -> SwapPattern:
+    """(mines, safe cells, blocked cells) of a swap: the mines and as many safe cells
+    trade places unseen when every blocked cell is a mine or off the board, the
+    blocked cells being the others that see more of one side than of the other."""
+    near = set().union(*(_around(*cell) for cell in mines + safe)) - set(mines) - set(safe)
+    blocked = tuple(
+        sorted(
+            cell
+            for cell in near
+            if sum(cell in _around(*m) for m in mines) != sum(cell in _around(*s) for s in safe)
+        )
+    )
+    return mines, safe, blocked
+
+
+SWAPS: tuple[SwapPattern, ...] = (
+    # A mine and a safe cell within two steps (further apart they share no neighbour).
+    *(
+        _swap(((dx, dy),), ((0, 0),))
+        for dy in range(-2, 3)
+        for dx in range(-2, 3)
+        if (dx, dy) != (0, 0)
+    ),
+    # Two mines on one diagonal of a 2x2 block, two safe cells on the other: the
+    # other classic last guess, with mines (or the edge) at the block's four corners.
+    _swap(((1, 0), (0, 1)), ((0, 0), (1, 1))),
+    _swap(((0, 0), (1, 1)), ((1, 0), (0, 1))),
 )
-"""Per place (dx, dy) of the mine relative to the safe cell, when within two steps (closer
-ones share no neighbour): the cells next to one of them but not the other, relative to
-the safe cell. Those must all be mines (or off the board) for the two to trade places."""
+"""The swaps tested, each relative to a cell of the board (offsets (dx, dy)). Those
+with the fewest blocked cells: the ones random layouts hold often enough to pay."""
+
+PAD = max(max(abs(d) for pattern in SWAPS for part in pattern for cell in part for d in cell), 2)
+"""Off-board margin of the bit boards below, as wide as the patterns reach."""
 
 
 def _bits(cells: np.ndarray) -> int:
@@ -90,16 +116,18 @@ def _board_bits(width: int, height: int) -> int:
     return _bits(np.ones((height, width), dtype=bool))
 
 
-def swappable_pair(mines: np.ndarray, start: tuple[int, int]) -> tuple[int, int] | None:
-    """A mine and a safe cell (flat indices) that no sequence of openings tells apart.
+def hidden_swap(mines: np.ndarray, start: tuple[int, int]) -> tuple[list[int], list[int]] | None:
+    """Mines and as many safe cells (flat indices) that could trade places unseen.
 
-    They are a pair when every other safe cell is next to both or to neither,
-    and the safe cell is not the start. Then the layout is not solvable from
-    ``start`` by any sound rule set, with the mine count known or not (see the
-    module docstring). ``None`` when there is no such pair.
+    They could when every other safe cell sees as many of the mines as of the
+    safe cells, and the start is not among the safe cells. Then the layout is
+    not solvable from ``start`` by any sound rule set, with the mine count known
+    or not (see the module docstring). Tests the patterns of :data:`SWAPS` and
+    a lone safe cell and a lone mine (each with only mines and the edge around
+    it) anywhere; ``None`` when none is found.
 
     The whole board is tested at once on bit boards (one int per board, a few
-    dozen shifts and ands), since most layouts have no pair and must all be tested.
+    dozen shifts and ands), since most layouts hold no swap and must all be tested.
     """
     height, width = mines.shape
     stride = width + 2 * PAD
@@ -108,32 +136,36 @@ def swappable_pair(mines: np.ndarray, start: tuple[int, int]) -> tuple[int, int]
     blocked = mine | ~board  # mines and off-board cells: nothing to see there
     safe = board & ~mine & ~(1 << ((start[1] + PAD) * stride + start[0] + PAD))
 
-    def shifted(board: int, dx: int, dy: int) -> int:
-        """``board`` moved so that bit i holds what was at cell i + (dx, dy)."""
+    def shifted(bits: int, dx: int, dy: int) -> int:
+        """``bits`` moved so that bit i holds what was at cell i + (dx, dy)."""
         step = dy * stride + dx
-        return board >> step if step >= 0 else board << -step
+        return bits >> step if step >= 0 else bits << -step
 
-    for dx, dy, apart in PAIR_OFFSETS:
-        found = safe & shifted(mine, dx, dy)
-        for ox, oy in apart:
+    def flat(bit: int, dx: int = 0, dy: int = 0) -> int:
+        """The flat board index of the cell (dx, dy) away from bit ``bit``."""
+        return (bit // stride - PAD + dy) * width + bit % stride - PAD + dx
+
+    for mine_cells, safe_cells, blocked_cells in SWAPS:
+        found = -1
+        for cells, bits in ((mine_cells, mine), (safe_cells, safe), (blocked_cells, blocked)):
+            for dx, dy in cells:
+                found &= shifted(bits, dx, dy)
+                if not found:
+                    break
             if not found:
                 break
-            found &= shifted(blocked, ox, oy)
         if found:
-            index = (found & -found).bit_length() - 1
-            x, y = index % stride - PAD, index // stride - PAD
-            return (y + dy) * width + x + dx, y * width + x
-    # Further apart they share no neighbour: both must see no safe cell at all.
+            at = (found & -found).bit_length() - 1
+            return [flat(at, *cell) for cell in mine_cells], [flat(at, *c) for c in safe_cells]
+    # Further apart a mine and a safe cell share no neighbour: both must see no safe cell.
     walled = -1  # all bits set: cells with only mines and the edge around them
     for dx, dy in _around(0, 0):
         walled &= shifted(blocked, dx, dy)
     lone_safe, lone_mine = walled & safe, walled & mine
     if lone_safe and lone_mine:
-        b = (lone_safe & -lone_safe).bit_length() - 1
-        a = (lone_mine & -lone_mine).bit_length() - 1
         return (
-            (a // stride - PAD) * width + a % stride - PAD,
-            (b // stride - PAD) * width + b % stride - PAD,
+            [flat((lone_mine & -lone_mine).bit_length() - 1)],
+            [flat((lone_safe & -lone_safe).bit_length() - 1)],
         )
     return None
 
@@ -345,7 +377,7 @@ def solvable(
     x, y = start
     if mines[y, x]:
         return False
-    if swappable_pair(mines, start) is not None:
+    if hidden_swap(mines, start) is not None:
         return False
     if type(rules) not in SAME_FIXED_POINT:
         return bool(is_solvable(MineLayout(mines), start, rules))
