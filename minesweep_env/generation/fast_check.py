@@ -255,25 +255,32 @@ class _Play:
         self.open(start[1] * self.width + start[0])
 
     def open(self, index: int) -> None:
-        """Open a safe cell; zeros flood. Opened numbers around go on the worklists."""
+        """Open a safe cell; zeros flood. Opened numbers around that still touch a
+        covered cell go on the worklist."""
         view, numbers, covered, neighbours = self.view, self.numbers, self.covered, self.neighbours
         todo = self.todo
         stack = [index]
         view[index] = numbers[index]
-        self.safe_left -= 1
+        opened = 1
         while stack:
             cell = stack.pop()
-            todo.add(cell)
+            if numbers[cell]:
+                todo.add(cell)
+                for n in neighbours[cell]:
+                    covered[n] -= 1
+                    if view[n] >= 0 and covered[n]:
+                        todo.add(n)
+                continue
             for n in neighbours[cell]:
                 covered[n] -= 1
-                if view[n] >= 0:
+                value = view[n]
+                if value == COVERED:
+                    view[n] = numbers[n]
+                    opened += 1
+                    stack.append(n)
+                elif value >= 0 and covered[n]:
                     todo.add(n)
-            if numbers[cell] == 0:
-                for n in neighbours[cell]:
-                    if view[n] == COVERED:
-                        view[n] = numbers[n]
-                        self.safe_left -= 1
-                        stack.append(n)
+        self.safe_left -= opened
 
     def flag(self, index: int) -> None:
         view, missing, covered = self.view, self.missing, self.covered
@@ -282,7 +289,7 @@ class _Play:
         for n in self.neighbours[index]:
             covered[n] -= 1
             missing[n] -= 1
-            if view[n] >= 0:
+            if view[n] >= 0 and covered[n]:
                 self.todo.add(n)
 
     def play(self, proof: Proof) -> None:
