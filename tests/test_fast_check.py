@@ -20,9 +20,11 @@ from hypothesis import strategies as st
 
 from minesweep_env import MineLayout
 from minesweep_env.core.cells import neighbour_table
-from minesweep_env.generation import is_solvable
+from minesweep_env.generation import fast_check, is_solvable
 from minesweep_env.generation.fast_check import hidden_swap, solvable
 from minesweep_env.generation.no_guess import draw_outside_zone
+from minesweep_env.solver.base import Proof
+from minesweep_env.solver.rules.substitution import _eliminate
 
 OTHER_RULE_SETS = ("endoh", "groups", "mysweeper")
 REFERENCE = Path(__file__).parent / "reference" / "mine_solver"
@@ -195,3 +197,28 @@ def test_a_2x2_diagonal_walled_in_at_its_corners_is_a_hidden_swap() -> None:
     assert swap is not None and len(swap[0]) == 2
     assert _same_numbers_elsewhere(mines, swap)
     assert not is_solvable(MineLayout(mines), (0, 0), "complete")
+
+
+def test_elimination_knowing_the_layout_equals_substitutions_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every group of numbers the fast check eliminates on, on random expert and
+    intermediate draws, gets the same proof from the rule set's own step."""
+    knowing = fast_check.eliminate_knowing
+    compared = productive = 0
+
+    def both(group: list, mines_left: int, truth: list[bool]) -> Proof:
+        nonlocal compared, productive
+        proof = knowing(group, mines_left, truth)
+        assert proof == _eliminate(group, mines_left, 30)
+        compared += 1
+        productive += bool(proof.safe or proof.mines)
+        return proof
+
+    monkeypatch.setattr(fast_check, "eliminate_knowing", both)
+    rng = np.random.default_rng(11)
+    for board, start in (((30, 16, 99), (0, 0)), ((16, 16, 40), (8, 8))):
+        for _ in range(150):
+            mines = draw_outside_zone(*board, start, rng)
+            fast_check.solvable(mines, start, "substitution")
+    assert compared >= 150 and productive >= 20
