@@ -302,6 +302,11 @@ def _groups(constraints: list[NumberConstraint]) -> list[list[NumberConstraint]]
     return list(groups.values())
 
 
+@lru_cache(maxsize=16)
+def _neighbour_counts(width: int, height: int) -> tuple[int, ...]:
+    return tuple(len(cells) for cells in neighbour_table(width, height))
+
+
 class _Play:
     """One play of a layout from its start: openings, flags and the cheap rules, on
     flat Python lists (cheaper than numpy for per-cell work on a few hundred cells).
@@ -320,27 +325,31 @@ class _Play:
         self.view = [COVERED] * len(self.mines)
         self.missing = self.numbers.copy()
         """Per cell: its number minus the flags around it (read once the cell is open)."""
-        self.covered = [len(cells) for cells in self.neighbours]
+        self.covered = list(_neighbour_counts(self.width, self.height))
         """Per cell: covered, unflagged neighbours."""
         self.safe_left = len(self.mines) - self.mine_count
         self.todo: set[int] = set()
         """Opened numbers to try the one-cell rules on."""
         self.changed: set[int] = set()
         """Opened numbers whose covered neighbours changed since the pair rule ran."""
+        self.numbered: list[int] = []
+        """Opened cells with a number (not 0), in opening order."""
         self.open(start[1] * self.width + start[0])
 
-    def open(self, index: int) -> None:
-        """Open a safe cell; zeros flood. Opened numbers around that still touch a
-        covered cell go on the worklist."""
+    def open(self, *cells: int) -> None:
+        """Open safe cells still covered; zeros flood. Opened numbers around that
+        still touch a covered cell go on the worklist."""
         view, numbers, covered, neighbours = self.view, self.numbers, self.covered, self.neighbours
         todo = self.todo
-        stack = [index]
-        view[index] = numbers[index]
-        opened = 1
+        stack = [cell for cell in cells if view[cell] == COVERED]
+        for cell in stack:
+            view[cell] = numbers[cell]
+        opened = len(stack)
         while stack:
             cell = stack.pop()
             if numbers[cell]:
                 todo.add(cell)
+                self.numbered.append(cell)
                 for n in neighbours[cell]:
                     covered[n] -= 1
                     if view[n] >= 0 and covered[n]:
@@ -372,11 +381,9 @@ class _Play:
         for index in proof.mines:
             if self.view[index] == COVERED:
                 self.flag(index)
-        for index in proof.safe:
-            if self.view[index] == COVERED:
-                if self.mines[index]:
-                    raise AssertionError(f"cell {index} was proven safe but holds a mine")
-                self.open(index)
+        if any(self.mines[index] for index in proof.safe):
+            raise AssertionError("a cell proven safe holds a mine")
+        self.open(*proof.safe)
 
     def one_cell_rules(self) -> None:
         """A number with all its mines flagged frees its other neighbours; one with as
@@ -389,9 +396,7 @@ class _Play:
                 continue
             changed.add(cell)
             if missing[cell] == 0:
-                for n in neighbours[cell]:
-                    if view[n] == COVERED:
-                        self.open(n)
+                self.open(*neighbours[cell])
             elif missing[cell] == covered[cell]:
                 for n in neighbours[cell]:
                     if view[n] == COVERED:
@@ -420,26 +425,28 @@ class _Play:
             partners = {m for c in cells_a for m in neighbours[c] if view[m] >= 0}
             partners.discard(a)
             for b in partners:
+                if b < a and b in changed:
+                    continue  # the pair was tried from b's side
                 cells_b, need_b = cells(b), missing[b]
-                only_a, only_b = cells_a - cells_b, cells_b - cells_a
+                shared = len(cells_a & cells_b)
                 # rem(A) - rem(B) = #A-only: A-only all mines, B-only all safe (and mirrored).
-                if need_a - need_b == len(only_a):
-                    mines |= only_a
-                    safe |= only_b
-                if need_b - need_a == len(only_b):
-                    mines |= only_b
-                    safe |= only_a
+                if need_a - need_b == covered[a] - shared:
+                    mines |= cells_a - cells_b
+                    safe |= cells_b - cells_a
+                if need_b - need_a == covered[b] - shared:
+                    mines |= cells_b - cells_a
+                    safe |= cells_a - cells_b
         return Proof(safe, mines)
 
     def constraints(self) -> list[NumberConstraint]:
         """The numbers touching covered cells, as :func:`number_constraints` reads them."""
         view, missing, covered, neighbours = self.view, self.missing, self.covered, self.neighbours
+        self.numbered = [cell for cell in self.numbered if covered[cell]]
         return [
             NumberConstraint(
                 cell, missing[cell], tuple(n for n in neighbours[cell] if view[n] == COVERED)
             )
-            for cell, value in enumerate(view)
-            if value >= 0 and covered[cell]
+            for cell in sorted(self.numbered)
         ]
 
     def board(self) -> Board:
