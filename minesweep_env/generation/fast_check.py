@@ -94,6 +94,12 @@ SWAPS: tuple[SwapPattern, ...] = (
     # other classic last guess, with mines (or the edge) at the block's four corners.
     _swap(((1, 0), (0, 1)), ((0, 0), (1, 1))),
     _swap(((0, 0), (1, 1)), ((1, 0), (0, 1))),
+    # Two such pairs three cells apart in a line (the cells between see one of each
+    # side), the next most common along an edge.
+    _swap(((0, 1), (0, 4)), ((0, 0), (0, 3))),
+    _swap(((0, -1), (0, 2)), ((0, 0), (0, 3))),
+    _swap(((1, 0), (4, 0)), ((0, 0), (3, 0))),
+    _swap(((-1, 0), (2, 0)), ((0, 0), (3, 0))),
 )
 """The swaps tested, each relative to a cell of the board (offsets (dx, dy)). Those
 with the fewest blocked cells: the ones random layouts hold often enough to pay."""
