@@ -165,20 +165,20 @@ def test_a_safe_cell_walled_in_by_mines_trades_with_the_mine_beside_it() -> None
 
 
 def test_a_lone_safe_cell_trades_with_a_lone_mine_far_away() -> None:
-    # (3, 3) is safe with only mines around, (8, 3) a mine with only mines around,
+    # (3, 3) is safe with only mines around, (9, 3) a mine with only mines around,
     # and every other mine sees safe cells the others do not (two safe rows and
     # columns around each block: one would pair a mine with the cell beyond it).
     rows = [
-        "oooooooooooo",
-        "oooooooooooo",
-        "ooxxxooxxxoo",
-        "ooxoxooxxxoo",
-        "ooxxxooxxxoo",
-        "oooooooooooo",
-        "oooooooooooo",
+        "ooooooooooooo",
+        "ooooooooooooo",
+        "ooxxxoooxxxoo",
+        "ooxoxoooxxxoo",
+        "ooxxxoooxxxoo",
+        "ooooooooooooo",
+        "ooooooooooooo",
     ]
     mines = MineLayout.from_rows(rows).mines
-    assert hidden_swap(mines, (5, 6)) == ([3 * 12 + 8], [3 * 12 + 3])
+    assert hidden_swap(mines, (5, 6)) == ([3 * 13 + 9], [3 * 13 + 3])
     assert not is_solvable(MineLayout(mines), (5, 6), "complete")
 
 
