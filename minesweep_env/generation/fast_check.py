@@ -123,6 +123,16 @@ def _board_bits(width: int, height: int) -> int:
     return _bits(np.ones((height, width), dtype=bool))
 
 
+@lru_cache(maxsize=16)
+def _swap_steps(stride: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:data:`SWAPS` as (board, bit step) lists for rows of ``stride`` bits: board 0 the
+    mines, 1 the safe cells, 2 the blocked cells, in that order within each pattern."""
+    return tuple(
+        tuple((board, dy * stride + dx) for board, cells in enumerate(pattern) for dx, dy in cells)
+        for pattern in SWAPS
+    )
+
+
 def hidden_swap(mines: np.ndarray, start: tuple[int, int]) -> tuple[list[int], list[int]] | None:
     """Mines and as many safe cells (flat indices) that could trade places unseen.
 
@@ -143,31 +153,34 @@ def hidden_swap(mines: np.ndarray, start: tuple[int, int]) -> tuple[list[int], l
     blocked = mine | ~board  # mines and off-board cells: nothing to see there
     safe = board & ~mine & ~(1 << ((start[1] + PAD) * stride + start[0] + PAD))
 
-    def shifted(bits: int, dx: int, dy: int) -> int:
-        """``bits`` moved so that bit i holds what was at cell i + (dx, dy)."""
-        step = dy * stride + dx
-        return bits >> step if step >= 0 else bits << -step
+    boards = (mine, safe, blocked)
+    moved: dict[tuple[int, int], int] = {}  # (board, step) -> that board shifted
+
+    def shifted(key: tuple[int, int]) -> int:
+        """Board ``key[0]`` moved so that bit i holds what was at bit i + ``key[1]``."""
+        bits = moved.get(key)
+        if bits is None:
+            board, step = boards[key[0]], key[1]
+            bits = moved[key] = board >> step if step >= 0 else board << -step
+        return bits
 
     def flat(bit: int, dx: int = 0, dy: int = 0) -> int:
         """The flat board index of the cell (dx, dy) away from bit ``bit``."""
         return (bit // stride - PAD + dy) * width + bit % stride - PAD + dx
 
-    for mine_cells, safe_cells, blocked_cells in SWAPS:
+    for pattern, steps in zip(SWAPS, _swap_steps(stride), strict=True):
         found = -1
-        for cells, bits in ((mine_cells, mine), (safe_cells, safe), (blocked_cells, blocked)):
-            for dx, dy in cells:
-                found &= shifted(bits, dx, dy)
-                if not found:
-                    break
+        for key in steps:
+            found &= shifted(key)
             if not found:
                 break
-        if found:
+        else:
             at = (found & -found).bit_length() - 1
-            return [flat(at, *cell) for cell in mine_cells], [flat(at, *c) for c in safe_cells]
+            return [flat(at, *cell) for cell in pattern[0]], [flat(at, *c) for c in pattern[1]]
     # Further apart a mine and a safe cell share no neighbour: both must see no safe cell.
     walled = -1  # all bits set: cells with only mines and the edge around them
     for dx, dy in _around(0, 0):
-        walled &= shifted(blocked, dx, dy)
+        walled &= shifted((2, dy * stride + dx))
     lone_safe, lone_mine = walled & safe, walled & mine
     if lone_safe and lone_mine:
         return (
