@@ -29,7 +29,7 @@ The repair play uses a small built-in engine for the two one-cell rules (a
 number whose mines are all flagged frees its other neighbours; a number with as
 many covered neighbours as missing mines flags them all) and asks the named rule
 set only when those are stuck: every rule set proves at least that much, and the
-final :func:`is_solvable` check makes the guarantee independent of it.
+final check makes the guarantee independent of it.
 """
 
 from __future__ import annotations
