@@ -362,7 +362,7 @@ class _Play:
         """Open safe cells still covered; zeros flood. Opened numbers around that
         still touch a covered cell go on the worklist."""
         view, numbers, covered, neighbours = self.view, self.numbers, self.covered, self.neighbours
-        todo = self.todo
+        to_try, numbered = self.todo.add, self.numbered.append
         stack = [cell for cell in cells if view[cell] == COVERED]
         for cell in stack:
             view[cell] = numbers[cell]
@@ -370,12 +370,13 @@ class _Play:
         while stack:
             cell = stack.pop()
             if numbers[cell]:
-                todo.add(cell)
-                self.numbered.append(cell)
+                if covered[cell]:
+                    to_try(cell)
+                    numbered(cell)
                 for n in neighbours[cell]:
                     covered[n] -= 1
                     if view[n] >= 0 and covered[n]:
-                        todo.add(n)
+                        to_try(n)
                 continue
             for n in neighbours[cell]:
                 covered[n] -= 1
@@ -385,7 +386,7 @@ class _Play:
                     opened += 1
                     stack.append(n)
                 elif value >= 0 and covered[n]:
-                    todo.add(n)
+                    to_try(n)
         self.safe_left -= opened
 
     def flag(self, index: int) -> None:
