@@ -222,3 +222,14 @@ def test_elimination_knowing_the_layout_equals_substitutions_own(
             mines = draw_outside_zone(*board, start, rng)
             fast_check.solvable(mines, start, "substitution")
     assert compared >= 150 and productive >= 20
+
+
+@pytest.mark.parametrize("start", [(-1, 0), (0, -1), (9, 0), (0, 9)])
+def test_a_start_off_the_board_is_refused_as_is_solvable_refuses_it(
+    start: tuple[int, int],
+) -> None:
+    mines = np.zeros((9, 9), dtype=bool)
+    with pytest.raises(ValueError, match="outside"):
+        solvable(mines, start)
+    with pytest.raises(ValueError, match="outside"):
+        is_solvable(MineLayout(mines), start)

@@ -483,10 +483,14 @@ def solvable(
     """``bool(is_solvable(MineLayout(mines), start, rule_set))``, with less work.
 
     :param mines: (H, W) bool, the layout.
-    :param start: (x, y) of the start cell, on the board.
+    :param start: (x, y) of the start cell.
+    :raises ValueError: when ``start`` is off the board.
     """
     rules = get_rule_set(rule_set)
     x, y = start
+    height, width = mines.shape
+    if not (0 <= x < width and 0 <= y < height):
+        raise ValueError(f"start cell ({x}, {y}) is outside the {width}x{height} board")
     if mines[y, x]:
         return False
     if hidden_swap(mines, start) is not None:
