@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -93,14 +94,22 @@ def layout_from_mines(mines: np.ndarray, rng: np.random.Generator) -> MineLayout
     return MineLayout(mines=mines.copy(), priorities=priorities.reshape(mines.shape))
 
 
+@lru_cache(maxsize=64)
+def _outside_zone(width: int, height: int, start: tuple[int, int]) -> np.ndarray:
+    """Flat indices of the cells outside the start zone, ascending (read-only: shared)."""
+    in_zone = np.zeros(width * height, dtype=bool)
+    in_zone[start_zone(width, height, start)] = True
+    cells = np.flatnonzero(~in_zone)
+    cells.flags.writeable = False
+    return cells
+
+
 def draw_outside_zone(
     width: int, height: int, mines: int, start: tuple[int, int], rng: np.random.Generator
 ) -> np.ndarray:
     """Mines drawn uniformly among the cells outside the start zone, as a (H, W) bool array."""
-    in_zone = np.zeros(width * height, dtype=bool)
-    in_zone[start_zone(width, height, start)] = True
     flat = np.zeros(width * height, dtype=bool)
-    flat[rng.choice(np.flatnonzero(~in_zone), size=mines, replace=False)] = True
+    flat[rng.choice(_outside_zone(width, height, start), size=mines, replace=False)] = True
     return flat.reshape(height, width)
 
 
