@@ -21,10 +21,19 @@ with each method and the largest per-cell error of their mine shares is
 printed, with the mean shares of the corner and edge cells. Rejection's error
 is pure sampling noise, the yardstick for repair's.
 
-Every figure comes from fixed seeds. The machine may be shared: wall times are
-noisy, rerun on a quiet machine for final figures.
+Part 4: expert maps from a corner start (0, 0), the issue 21 target, against
+``ms-toollib``'s ``laymine_solvable`` (the ``bench`` extra) in the same run,
+interleaved map by map (ours, theirs, then theirs, ours, ...), CPU time per map
+(mean, median, 90th percentile). Its check ignores the total mine count, so it
+accepts fewer layouts than ours with the same rules; without ms-toollib only
+ours is timed. Ours uses the default rule set (``substitution``).
 
-Run: ``.venv/bin/python benchmarks/generate.py`` (``--help`` for options).
+Every figure comes from fixed seeds (ms-toollib draws from its own generator).
+The machine may be shared: wall times are noisy, rerun on a quiet machine for
+final figures; part 4 interleaves the two sides so load hits both alike.
+
+Run: ``.venv/bin/python benchmarks/generate.py`` (``--help`` for options);
+``--parts 4`` for the comparison with ms-toollib alone.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ import time
 from itertools import combinations
 
 import numpy as np
+from peers import PeerMissing, toollib
 from tqdm import tqdm
 
 from minesweep_env import STANDARD_BOARDS, MineLayout
@@ -105,7 +115,8 @@ def main() -> None:
     parser.add_argument("--bias-maps", type=int, default=300, help="expert maps per method")
     parser.add_argument("--small-maps", type=int, default=20000, help="5x5 maps per method")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--parts", default="123", help="which parts to run (default: 123)")
+    parser.add_argument("--corner-maps", type=int, default=300, help="part 4: maps per side")
+    parser.add_argument("--parts", default="1234", help="which parts to run (default: 1234)")
     parser.add_argument(
         "--rule-sets", nargs="+", default=["substitution", "complete"], metavar="NAME"
     )
@@ -117,6 +128,8 @@ def main() -> None:
         expert_bias(args)
     if "3" in args.parts:
         small_board_bias(args.rule_sets[0], args.small_maps, args.seed + 2)
+    if "4" in args.parts:
+        corner_against_toollib(args.corner_maps, args.seed + 3)
 
 
 def time_per_map(args: argparse.Namespace) -> None:
@@ -195,6 +208,52 @@ def small_board_bias(rule_set: str, samples: int, seed: int) -> None:
         share /= samples
         error = float(np.abs(share - exact).max())
         print(f"{method:<11}{error:12.3f}{share[corners].mean():9.3f}{share[edges].mean():8.3f}")
+
+
+def corner_against_toollib(count: int, seed: int) -> None:
+    """Part 4: CPU ms per expert map from (0, 0), ours and ms-toollib's, interleaved."""
+    width, height, mines = STANDARD_BOARDS["expert"]
+    corner = (0, 0)
+    try:
+        peer = toollib.load()
+    except PeerMissing as error:
+        peer = None
+        print(f"\nPart 4: ms-toollib skipped: {error}")
+
+    def ours(i: int) -> None:
+        generate_no_guess(width, height, mines, np.random.default_rng([seed, i]), corner)
+
+    def theirs(i: int) -> None:
+        if not toollib.laymine_solvable(peer, width, height, mines, corner):
+            raise RuntimeError("ms-toollib found no map")
+
+    sides = {"ours (substitution)": ours}
+    if peer:
+        sides["ms-toollib laymine_solvable"] = theirs
+    for make in sides.values():
+        make(count)  # warm-up (a map not timed): caches
+    spent: dict[str, list[float]] = {name: [] for name in sides}
+    for i in tqdm(range(count), desc="corner", leave=False, disable=None):
+        order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+        for name in order:
+            began = time.process_time()
+            sides[name](i)
+            spent[name].append(1e3 * (time.process_time() - began))
+    print(
+        f"\nPart 4: expert from the corner {corner}, {count} maps per side, interleaved, "
+        "CPU ms per map"
+    )
+    print(f"{'':<29}{'mean':>8}{'median':>8}{'p90':>8}")
+    for name, ms in spent.items():
+        print(
+            f"{name:<29}{statistics.mean(ms):8.2f}{statistics.median(ms):8.2f}"
+            f"{float(np.percentile(ms, 90)):8.2f}"
+        )
+    if peer:
+        ratio = statistics.mean(spent["ours (substitution)"]) / statistics.mean(
+            spent["ms-toollib laymine_solvable"]
+        )
+        print(f"ours / ms-toollib, mean: {ratio:.2f}")
 
 
 if __name__ == "__main__":

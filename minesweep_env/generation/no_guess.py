@@ -20,20 +20,23 @@ little fewer mines (0.348 against 0.357); on expert (300 maps per method) the
 mean 3BV, openings and mine density next to the start zone match rejection's
 within sampling noise.
 
-Either way the result is finally checked with :func:`is_solvable` and the rule
-set alone, the same check as ``semiautomines solvable``.
+Either way the result is finally checked with the rule set alone, the same
+check as ``semiautomines solvable`` (:func:`is_solvable`), by
+:func:`~.fast_check.solvable`: the same verdict with less work, which matters
+because most drawn layouts fail it.
 
 The repair play uses a small built-in engine for the two one-cell rules (a
 number whose mines are all flagged frees its other neighbours; a number with as
 many covered neighbours as missing mines flags them all) and asks the named rule
 set only when those are stuck: every rule set proves at least that much, and the
-final :func:`is_solvable` check makes the guarantee independent of it.
+final check makes the guarantee independent of it.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -44,7 +47,7 @@ from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..core.layout import MineLayout
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
-from .solvability import is_solvable
+from .fast_check import solvable
 
 Method = Literal["repair", "rejection"]
 METHODS: tuple[str, ...] = ("repair", "rejection")
@@ -91,14 +94,22 @@ def layout_from_mines(mines: np.ndarray, rng: np.random.Generator) -> MineLayout
     return MineLayout(mines=mines.copy(), priorities=priorities.reshape(mines.shape))
 
 
+@lru_cache(maxsize=64)
+def _outside_zone(width: int, height: int, start: tuple[int, int]) -> np.ndarray:
+    """Flat indices of the cells outside the start zone, ascending (read-only: shared)."""
+    in_zone = np.zeros(width * height, dtype=bool)
+    in_zone[start_zone(width, height, start)] = True
+    cells = np.flatnonzero(~in_zone)
+    cells.flags.writeable = False
+    return cells
+
+
 def draw_outside_zone(
     width: int, height: int, mines: int, start: tuple[int, int], rng: np.random.Generator
 ) -> np.ndarray:
     """Mines drawn uniformly among the cells outside the start zone, as a (H, W) bool array."""
-    in_zone = np.zeros(width * height, dtype=bool)
-    in_zone[start_zone(width, height, start)] = True
     flat = np.zeros(width * height, dtype=bool)
-    flat[rng.choice(np.flatnonzero(~in_zone), size=mines, replace=False)] = True
+    flat[rng.choice(_outside_zone(width, height, start), size=mines, replace=False)] = True
     return flat.reshape(height, width)
 
 
@@ -298,7 +309,7 @@ def generate_no_guess(
                 continue
             mine_array = repaired
         # Rejection accepts exactly the layouts this check accepts: uniform over them.
-        if is_solvable(MineLayout(mine_array), start, rules):
+        if solvable(mine_array, start, rules):
             layout = layout_from_mines(mine_array, rng)
             return GeneratedMap(layout, start, draws, repairs, time.perf_counter() - began)
     raise ValueError(f"no no-guess layout found in {max_draws} draws")
