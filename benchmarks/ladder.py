@@ -46,6 +46,7 @@ from tqdm import tqdm
 from minesweep_env import STANDARD_BOARDS, Minefield, MineLayout, get_rule_set, mine_probabilities
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.minefield import GameState
+from minesweep_env.fileio import atomic_write, write_text
 from minesweep_env.game import program_win_rule
 from minesweep_env.solver import RULE_SETS
 from minesweep_env.solver.autosolve import autosolve
@@ -214,7 +215,8 @@ def plot(rows: list[Row], path: Path, games: int) -> None:
     axes[2].grid(axis="y", alpha=0.3)
     fig.suptitle(f"Rule-set strength ladder ({games} seeded games per board, safe first click)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    with atomic_write(path, "wb") as handle:  # a killed run leaves the old plot
+        fig.savefig(handle, format="png", dpi=120)
     plt.close(fig)
 
 
@@ -255,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     command = "benchmarks/ladder.py " + " ".join(sys.argv[1:] if argv is None else argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    table_path.write_text(
+    write_text(
+        table_path,
         f"Made by `.venv/bin/python {command.strip()}` "
         f"({time.perf_counter() - started:.0f} s, {args.jobs} job(s)).\n\n{table}"
     )

@@ -49,6 +49,7 @@ from peers import PeerMissing, minesolve, toollib
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env import STANDARD_BOARDS
+from minesweep_env.fileio import write_text
 from minesweep_env.generation import generate_no_guess
 from semiautomines_agents import make_agent
 
@@ -401,7 +402,7 @@ def main() -> None:
     report = markdown(rows, notes, command.strip())
     print(report)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report)
+    write_text(args.out, report)  # a killed run leaves the previous table whole
     print(f"written to {args.out}")
 
 
