@@ -20,7 +20,7 @@ from minesweep_env.core.cells import STANDARD_BOARDS
 from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
 from minesweep_env.solver.registry import get_rule_set
 
-from .. import AGENTS, ModelNotFoundError, PPOAgent
+from .. import ModelNotFoundError, PPOAgent, make_agent, parse_agent_name
 from ..evaluation import (
     Settings,
     Target,
@@ -80,7 +80,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--agents",
         default=None,
         help="comma-separated agents: random, greedy, greedy-plain, greedy-opening, "
-        "greedy-zero, ppo "
+        "greedy-zero, search (settings as search:depth=3), ppo "
         f"(default {DEFAULT_AGENTS};"
         " ppo is skipped with a notice while no model is shipped)",
     )
@@ -152,8 +152,11 @@ def _agents(args: argparse.Namespace) -> list[str]:
     """The agents asked for (checked names; the PPO model is checked later)."""
     names = _names(args.agents if args.agents is not None else DEFAULT_AGENTS, "agents")
     for name in names:
-        if name not in AGENTS:
-            raise CliError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
+        try:
+            if parse_agent_name(name)[0] is not PPOAgent:
+                make_agent(name)  # a setting the agent does not take fails here, not in a worker
+        except ValueError as error:
+            raise CliError(str(error)) from None
     if args.model is not None and not Path(args.model).is_file():
         raise CliError(f"{args.model}: no such model file")
     return names
