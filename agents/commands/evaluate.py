@@ -24,12 +24,14 @@ from .. import ModelNotFoundError, PPOAgent, make_agent, parse_agent_name
 from ..evaluation import (
     Settings,
     Target,
+    add_paired_columns,
     board_target,
     evaluate,
     map_targets,
     maps_section,
     markdown_table,
     new_run_folder,
+    paired_table,
     write_run,
 )
 
@@ -49,6 +51,7 @@ examples:
   semiautomines evaluate --maps maps/ioccc/hilbert4x4.txt maps/suites/expert --boards none
   semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
   semiautomines evaluate --agents ppo --model runs/ppo_beginner.zip --boards beginner
+  semiautomines evaluate --agents search,search:depth=3 --baseline greedy --boards expert
 
 Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
 no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
@@ -56,7 +59,9 @@ row (a suite); "none" for no map. Default: the repository's maps/ folder.
 The first click on a map is the agent's unless NAME.start beside it fixes it (no-guess
 maps). A deterministic agent plays each map once; others play --games games per map row.
 Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
-results.md (also printed), win_rates.png, run.json. Ctrl-C keeps the partial results.
+results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json.
+With --baseline, rows also carry the paired difference against that agent on the same
+games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C keeps the partial results.
 """
 
 
@@ -126,6 +131,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--model", default=None, metavar="PATH", help="PPO model .zip (default: the shipped one)"
     )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="AGENT",
+        help="also report every agent's paired difference in win rate against AGENT on "
+        "the same games, with a 95%% interval (AGENT is played too if not in --agents)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -151,6 +163,8 @@ def _check_numbers(args: argparse.Namespace) -> int:
 def _agents(args: argparse.Namespace) -> list[str]:
     """The agents asked for (checked names; the PPO model is checked later)."""
     names = _names(args.agents if args.agents is not None else DEFAULT_AGENTS, "agents")
+    if args.baseline is not None and args.baseline not in names:
+        names.append(args.baseline)
     for name in names:
         try:
             if parse_agent_name(name)[0] is not PPOAgent:
@@ -228,6 +242,8 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
     ]
     parts += ["--rule-set", args.rule_set, "--first-click", args.first_click]
     parts += ["--games", str(args.games), "--seed", str(args.seed)]
+    if args.baseline is not None:
+        parts += ["--baseline", args.baseline]
     if "ppo" in agents and getattr(args, "model_given", False):
         parts += ["--model", args.model]
     return shlex.join(parts)
@@ -260,9 +276,13 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         descriptions=descriptions,
     )
+    if args.baseline is not None:
+        add_paired_columns(run_result.rows, run_result.records, args.baseline)
     paths = write_run(run_result, folder, command)
     if run_result.rows:
         print(markdown_table(run_result.rows))
+        if args.baseline is not None:
+            print(f"\n{paired_table(run_result.rows)}")
         maps = maps_section(run_result.rows)
         if maps:
             print(f"\n{maps}")
