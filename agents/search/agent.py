@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from minesweep_env.core.board import Board
+from minesweep_env.core.cells import COVERED
 from minesweep_env.solver.probability import Weights, count_position
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
@@ -120,8 +121,6 @@ class SearchAgent(Agent):
         :param valid: boolean per flat cell, the probes allowed (default: covered cells).
         :raises InconsistentBoardError: when no layout fits the position.
         """
-        from minesweep_env.core.cells import COVERED
-
         flat = board.grid.reshape(-1)
         if valid is None:
             valid = flat == COVERED
@@ -153,16 +152,33 @@ class SearchAgent(Agent):
         safety = 1.0 - (weights.mine_weight[cell] or 0) / weights.layouts
         return Advice(cell, "endgame", safety, win_probability=value)
 
-    def _search(self, board: Board, weights: Weights, valid: np.ndarray) -> Advice:
+    def weigh(
+        self, board: Board, weights: Weights | None = None, valid: np.ndarray | None = None
+    ) -> tuple[Assessment, ...]:
+        """The candidates of ``board`` with their safety, chance of progress and
+        survival, in the greedy ranking (what the search step chooses among).
+
+        :param weights: the engine's weights of ``board`` (counted when ``None``).
+        """
+        if weights is None:
+            weights = count_position(board, cache=self._cache)
+        if valid is None:
+            valid = board.grid.reshape(-1) == COVERED
         listed = candidates(board.grid, weights, valid, self.margin, self.width)
-        if len(listed) == 1 and weights.mine_weight.get(listed[0]) is None:
-            return Advice(listed[0], "search", float("nan"))
-        assessed = [
+        if any(weights.mine_weight.get(cell) is None for cell in listed):
+            return ()  # no total known and no frontier: nothing to weigh
+        return tuple(
             assess(board, weights, cell, self.depth, self._cache, DEEP_WIDTH) for cell in listed
-        ]
+        )
+
+    def _search(self, board: Board, weights: Weights, valid: np.ndarray) -> Advice:
+        assessed = self.weigh(board, weights, valid)
+        if not assessed:
+            cell = candidates(board.grid, weights, valid, self.margin, self.width)[0]
+            return Advice(cell, "search", float("nan"))
         # max keeps the first of equal scores: the greedy ranking breaks ties.
         best = max(assessed, key=self.score)
-        return Advice(best.cell, "search", best.safety, tuple(assessed))
+        return Advice(best.cell, "search", best.safety, assessed)
 
     def score(self, assessment: Assessment) -> float:
         """What the agent maximises (rounded, so float noise never breaks a tie)."""
