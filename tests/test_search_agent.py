@@ -261,10 +261,23 @@ def test_evaluate_with_a_baseline_reports_paired_differences_and_every_game(tmp_
 
 def test_guess_prints_the_advice_as_json(tmp_path):
     position = tmp_path / "board.txt"
-    position.write_text("9 9 10\n" + "\n".join([
-        "?????????", "?????????", "?????????", "??11122??", "??1000111",
-        "??2100000", "???100000", "??2100000", "?11000000",
-    ]) + "\n")
+    position.write_text(
+        "9 9 10\n"
+        + "\n".join(
+            [
+                "?????????",
+                "?????????",
+                "?????????",
+                "??11122??",
+                "??1000111",
+                "??2100000",
+                "???100000",
+                "??2100000",
+                "?11000000",
+            ]
+        )
+        + "\n"
+    )
     result = _cli("guess", str(position), "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)

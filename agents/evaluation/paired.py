@@ -107,6 +107,14 @@ def write_games(records: dict[tuple[str, str], list[GameRecord]], path: Path) ->
         for (agent, board), played in records.items():
             for r in played:
                 writer.writerow(
-                    [agent, board, r.index, int(r.won), r.guesses, f"{r.safe_opened:.6f}",
-                     f"{r.seconds:.6f}", int(r.invalid)]
+                    [
+                        agent,
+                        board,
+                        r.index,
+                        int(r.won),
+                        r.guesses,
+                        f"{r.safe_opened:.6f}",
+                        f"{r.seconds:.6f}",
+                        int(r.invalid),
+                    ]
                 )

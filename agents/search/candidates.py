@@ -19,9 +19,7 @@ from minesweep_env.solver.probability import Weights
 from ..greedy import neighbour_counts, zero_chance
 
 
-def rank(
-    view: np.ndarray, weights: Weights, cells: list[int] | np.ndarray
-) -> list[int]:
+def rank(view: np.ndarray, weights: Weights, cells: list[int] | np.ndarray) -> list[int]:
     """``cells`` in the greedy order: lowest mine probability (exactly), likeliest
     zero, fewest neighbours, lowest index."""
     height, width = view.shape

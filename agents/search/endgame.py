@@ -61,7 +61,8 @@ class Layouts:
         frontier = 0
         for mask, _ in needs:
             frontier |= mask
-        self.masks = list(_fill(needs, frontier, known_safe, len(self.cells), board.mines_left, limit))
+        size, left = len(self.cells), board.mines_left
+        self.masks = list(_fill(needs, frontier, known_safe, size, left, limit))
 
     def __len__(self) -> int:
         return len(self.masks)

@@ -150,8 +150,7 @@ def best_survival(
     if not ranked:
         return outcome.best_safety()
     return max(
-        assess(board, weights, cell, depth, cache, deeper).survival
-        for _, cell in ranked[:width]
+        assess(board, weights, cell, depth, cache, deeper).survival for _, cell in ranked[:width]
     )
 
 
