@@ -324,3 +324,50 @@ def test_guess_on_a_board_with_nothing_covered_is_bad_input(tmp_path):
 def test_an_inconsistent_position_is_refused_by_the_agent():
     with pytest.raises(InconsistentBoardError):
         SearchAgent().advise(Board.from_rows(["?3?"], total_mines=1))
+
+
+# ---------------------------------------------------------------- the terminal game's h key
+
+
+def _hinted(spec_advisor) -> tuple[object, object]:
+    """A session on a fixed intermediate game still on after one probe, its hint requested."""
+    import time
+
+    from minesweep_env.core.minefield import GameState
+    from minesweep_env.tui import GameSpec, Session
+
+    for seed in range(20):
+        spec = GameSpec(size=(16, 16, 40), seed=seed, advisor=spec_advisor, advisor_name="search")
+        session = Session(spec, 40, 120, animate=False)
+        session.probe(0, 0)
+        if session.state is GameState.PLAYING:
+            break
+    session.request_hint()
+    deadline = time.monotonic() + 120
+    while session.hint is None and time.monotonic() < deadline:
+        session.poll_odds()
+        time.sleep(0.01)
+    return session, session.hint
+
+
+def test_the_h_key_asks_the_installed_search_adviser():
+    from minesweep_env.cli.play import find_advisor
+
+    advisor = find_advisor()
+    assert advisor is not None  # the agents package declares it (semiautomines.advisors)
+    session, hint = _hinted(advisor)
+    board = session.game.minefield.board()
+    cell = SearchAgent().advise(board).cell
+    assert hint == (cell % board.width, cell // board.width)
+    assert "search's guess" in session.message
+
+
+def test_a_failing_adviser_leaves_the_safest_cell_as_the_hint():
+    def broken(board):
+        raise RuntimeError("no advice today")
+
+    session, hint = _hinted(broken)
+    odds = session.probabilities()
+    x, y = hint
+    assert odds[y, x] == np.nanmin(np.where(session.game.view == COVERED, odds, np.nan))
+    assert "safest guess" in session.message

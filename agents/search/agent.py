@@ -120,10 +120,13 @@ class SearchAgent(Agent):
 
         :param valid: boolean per flat cell, the probes allowed (default: covered cells).
         :raises InconsistentBoardError: when no layout fits the position.
+        :raises ValueError: when no cell may be probed.
         """
         flat = board.grid.reshape(-1)
         if valid is None:
             valid = flat == COVERED
+        if not valid.any():
+            raise ValueError("no cell to probe")
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
         weights = count_position(board, cache=self._cache)
