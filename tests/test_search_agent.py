@@ -21,7 +21,7 @@ from semiautomines_agents import AGENTS, SearchAgent, make_agent, parse_agent_na
 from semiautomines_agents.evaluation import GameRecord, paired_difference
 from semiautomines_agents.evaluation.play import Chunk, Settings, make_env, play_game
 from semiautomines_agents.evaluation.targets import board_target
-from semiautomines_agents.search.endgame import Endgame, Layouts, TooManyLayouts
+from semiautomines_agents.search.endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from semiautomines_agents.search.forced import forced_guess
 from semiautomines_agents.search.lookahead import assess, outcomes
 
@@ -196,6 +196,14 @@ def test_the_endgame_on_a_strip_wins_with_one_half():
     assert sorted(layouts.masks) == sorted([0b0011, 0b1010, 0b0101, 0b1100])
     cell, value = Endgame(layouts).best_probe()
     assert value == pytest.approx(0.5) and cell == 0  # ties go to the lowest index
+
+
+def test_the_endgame_gives_up_past_its_work_budget_and_lists_no_more_than_asked():
+    board = Board.from_rows(["??1??"], total_mines=2)
+    with pytest.raises(TooMuchWork):
+        Endgame(Layouts(board, limit=100), budget=1).best_probe()
+    with pytest.raises(TooManyLayouts):
+        Layouts(board, limit=3)
 
 
 # ---------------------------------------------------------------- paired statistics

@@ -33,7 +33,7 @@ from minesweep_env.solver.probability.engine import CACHE_LIMIT
 from ..base import Agent
 from ..greedy import first_click_cell
 from .candidates import candidates, rank
-from .endgame import Endgame, Layouts, TooManyLayouts
+from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .lookahead import Assessment, assess
 
@@ -47,8 +47,11 @@ DEEP_WIDTH = (4,)
 """Candidates looked at in each deeper position (depth 3 and more)."""
 PROGRESS_WEIGHT = 0.05
 """Weight of the chance of progress next to the survival chance."""
-ENDGAME_LAYOUTS = 200
+ENDGAME_LAYOUTS = 1000
 """Layouts at or below which the endgame is played exactly."""
+ENDGAME_BUDGET = 1_000_000
+"""Work (layouts x cells scanned) the exact endgame may spend before the agent
+falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,10 @@ class SearchAgent(Agent):
             layouts = Layouts(board, self.endgame_layouts)
         except TooManyLayouts:
             return None
-        cell, value = Endgame(layouts).best_probe()
+        try:
+            cell, value = Endgame(layouts, ENDGAME_BUDGET).best_probe()
+        except TooMuchWork:
+            return None
         if cell < 0:
             return None
         safety = 1.0 - (weights.mine_weight[cell] or 0) / weights.layouts

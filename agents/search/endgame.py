@@ -31,6 +31,10 @@ class TooManyLayouts(Exception):
     """The position has more layouts than the endgame is asked to list."""
 
 
+class TooMuchWork(Exception):
+    """The endgame search went past its work budget (the caller falls back)."""
+
+
 class Layouts:
     """Every layout of a position, as bit masks over its undecided cells.
 
@@ -122,10 +126,17 @@ def _fill(
 
 
 class Endgame:
-    """The exact win probability of a position and the probe that achieves it."""
+    """The exact win probability of a position and the probe that achieves it.
 
-    def __init__(self, layouts: Layouts):
+    :param budget: the most work (layouts times cells scanned, summed over the
+        states searched) before giving up with :class:`TooMuchWork`; a count, not
+        a clock, so the same position always gets the same answer. ``None``: no limit.
+    """
+
+    def __init__(self, layouts: Layouts, budget: int | None = None):
         self.layouts = layouts
+        self.budget = budget
+        self.work = 0
         self._memo: dict[frozenset[int], float] = {}
         self.everything = (1 << len(layouts.cells)) - 1
 
@@ -133,6 +144,8 @@ class Endgame:
         """The flat index of the best probe and the win probability it gives.
 
         Ties go to the lowest flat index (the agent stays deterministic).
+
+        :raises TooMuchWork: past the budget.
         """
         masks = self.layouts.masks
         best_cell, best_value = -1, -1.0
@@ -171,6 +184,9 @@ class Endgame:
     def _by_safety(self, masks: list[int]) -> list[tuple[int, float]]:
         """Undecided bits with their safety, safest first (then lowest bit)."""
         size = len(masks)
+        self.work += size * len(self.layouts.cells)
+        if self.budget is not None and self.work > self.budget:
+            raise TooMuchWork
         counts = []
         for bit in range(len(self.layouts.cells)):
             mines = sum(m >> bit & 1 for m in masks)
