@@ -5,8 +5,12 @@ line): ``random``, ``greedy`` (lowest exact mine probability with a strong
 tie-break), ``greedy-plain`` (the same with random tie-breaks, first click
 included), ``greedy-opening`` (the known-best first click, then random
 tie-breaks), ``greedy-zero`` (the known-best first click, ties to the
-likeliest zero without the look-ahead) and ``ppo``
+likeliest zero without the look-ahead), ``search`` (exact look-ahead over the
+next guesses, forced guesses first, exact endgame) and ``ppo``
 (a saved MaskablePPO policy, weights only).
+
+A name may carry settings of the agent's constructor: ``search:depth=3`` or
+``search:depth=1:width=4`` (see :func:`parse_agent_name`).
 
 The repository keeps this package in ``agents/``; it installs as
 ``semiautomines_agents``, an import name no other package uses.
@@ -20,6 +24,7 @@ from .base import Agent
 from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent, ZeroGreedyAgent
 from .ppo import ModelNotFoundError, PPOAgent, UntrustedModelError, default_model_path
 from .random_agent import RandomAgent
+from .search import SearchAgent
 
 AGENTS: dict[str, type[Agent]] = {
     RandomAgent.name: RandomAgent,
@@ -28,8 +33,34 @@ AGENTS: dict[str, type[Agent]] = {
     OpeningGreedyAgent.name: OpeningGreedyAgent,
     ZeroGreedyAgent.name: ZeroGreedyAgent,
     PPOAgent.name: PPOAgent,
+    SearchAgent.name: SearchAgent,
 }
 """Agent classes by registry name."""
+
+
+def parse_agent_name(name: str) -> tuple[type[Agent], dict[str, int | float]]:
+    """The class and constructor settings a name stands for: ``search:depth=3:width=4``
+    is :class:`SearchAgent` with ``depth=3, width=4``. Values are numbers; settings
+    are separated by colons, since commas separate agents on the command line.
+
+    :raises ValueError: for an unknown agent or a malformed setting.
+    """
+    base, *settings = name.split(":")
+    if base not in AGENTS:
+        raise ValueError(f"unknown agent {base!r}; known: {', '.join(AGENTS)}")
+    options: dict[str, int | float] = {}
+    for item in filter(None, (s.strip() for s in settings)):
+        key, equals, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if not equals or not key.strip() or number is None:
+            raise ValueError(f"{name!r}: settings are KEY=NUMBER, got {item!r}")
+        options[key.strip()] = int(number) if number.is_integer() and "." not in value else number
+    if options and base == PPOAgent.name:
+        raise ValueError(f"{name!r}: the ppo agent takes no settings (use --model)")
+    return AGENTS[base], options
 
 
 def make_agent(
@@ -38,22 +69,25 @@ def make_agent(
     seed: int | None = None,
     trust_model: bool = False,
 ) -> Agent:
-    """An agent by registry name.
+    """An agent by registry name, settings included (``search:depth=3``).
 
     :param model: the model file of a learned agent (``None``: the shipped one).
     :param trust_model: let a learned agent load a stable-baselines3 zip (which
         unpickles: a crafted file runs code); weights-only files need no trust.
     :param seed: seeds an agent's randomness (the harness reseeds every game).
-    :raises ValueError: naming the known agents when ``name`` is unknown.
+    :raises ValueError: naming the known agents when ``name`` is unknown, or for a
+        setting the agent does not take.
     :raises ModelNotFoundError: when a learned agent has no model file.
     """
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
-    if name == PPOAgent.name:
+    cls, options = parse_agent_name(name)
+    if cls is PPOAgent:
         return PPOAgent(model, trust_model=trust_model)
-    if seed is None:
-        return AGENTS[name]()
-    return AGENTS[name](seed=seed)  # type: ignore[call-arg]
+    if seed is not None:
+        options = {**options, "seed": seed}
+    try:
+        return cls(**options)  # type: ignore[arg-type]
+    except TypeError as error:
+        raise ValueError(f"{name!r}: {error}") from None
 
 
 __all__ = [
@@ -65,8 +99,10 @@ __all__ = [
     "PPOAgent",
     "PlainGreedyAgent",
     "RandomAgent",
+    "SearchAgent",
     "UntrustedModelError",
     "ZeroGreedyAgent",
     "default_model_path",
     "make_agent",
+    "parse_agent_name",
 ]

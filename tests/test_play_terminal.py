@@ -468,17 +468,23 @@ def test_odds_overlay_shades_covered_cells_and_reads_under_the_pointer(play):
     t.wait_for(lambda t: t.cell_bg(0, 0) == "white", "the overlay off")
 
 
-def test_h_points_at_the_safest_guess(play):
+def test_h_points_at_the_search_agents_guess(play):
+    from semiautomines_agents import SearchAgent
+
     t = play(IOCCC_MAP, "--no-animate")
     t.wait_text(":-)")
     t.click_cell(12, 4)
     game = Game.from_file(MAPS / "ioccc.txt")
     game.probe(12, 4)
     t.wait_field(25, 9, expected_field(game))
-    # No mines are left, so the cells the rule set could not reach are certainly safe.
+    # No mines are left, so the cells the rule set could not reach are certainly safe;
+    # the h key asks the search agent (the agents package's adviser), which takes one.
     assert game.mines_left == 0
+    advice = SearchAgent().advise(game.minefield.board())
+    assert advice.reason == "safe"
+    x, y = advice.cell % game.width, advice.cell // game.width
     t.send("h")
-    t.wait_text("safest guess (6, 3): 0%")
+    t.wait_text(f"search's guess ({x}, {y}): 0%")
 
 
 def test_very_wide_terminal(play):

@@ -1,4 +1,4 @@
-"""``semiautomines`` subcommands that need the agents: ``evaluate`` and ``train``.
+"""``semiautomines`` subcommands that need the agents: ``evaluate``, ``guess`` and ``train``.
 
 The library's command line (:mod:`minesweep_env.cli.main`) finds them through
 the ``semiautomines.commands`` entry-point group declared in pyproject.toml,

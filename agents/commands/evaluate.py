@@ -20,16 +20,18 @@ from minesweep_env.core.cells import STANDARD_BOARDS
 from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
 from minesweep_env.solver.registry import get_rule_set
 
-from .. import AGENTS, ModelNotFoundError, PPOAgent
+from .. import ModelNotFoundError, PPOAgent, make_agent, parse_agent_name
 from ..evaluation import (
     Settings,
     Target,
+    add_paired_columns,
     board_target,
     evaluate,
     map_targets,
     maps_section,
     markdown_table,
     new_run_folder,
+    paired_table,
     write_run,
 )
 from ..model_files import TRUST_RISK, is_sb3_zip
@@ -54,6 +56,7 @@ examples:
   semiautomines evaluate --maps maps/ioccc/hilbert4x4.txt maps/suites/expert --boards none
   semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
   semiautomines evaluate --agents ppo --model runs/NAME/final.pt --boards beginner
+  semiautomines evaluate --agents search,search:depth=3 --baseline greedy --boards expert
 
 Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
 no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
@@ -61,7 +64,9 @@ row (a suite); "none" for no map. Default: the repository's maps/ folder.
 The first click on a map is the agent's unless NAME.start beside it fixes it (no-guess
 maps). A deterministic agent plays each map once; others play --games games per map row.
 Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
-results.md (also printed), win_rates.png, run.json. Ctrl-C keeps the partial results.
+results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json.
+With --baseline, rows also carry the paired difference against that agent on the same
+games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C keeps the partial results.
 """
 
 
@@ -85,7 +90,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--agents",
         default=None,
         help="comma-separated agents: random, greedy, greedy-plain, greedy-opening, "
-        "greedy-zero, ppo "
+        "greedy-zero, search (settings as search:depth=3), ppo "
         f"(default {DEFAULT_AGENTS};"
         " ppo is skipped with a notice while no model is shipped)",
     )
@@ -140,6 +145,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="also load a stable-baselines3 .zip as --model: it unpickles, so a crafted file "
         "runs code; only for files you made or trust",
     )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="AGENT",
+        help="also report every agent's paired difference in win rate against AGENT on "
+        "the same games, with a 95%% interval (AGENT is played too if not in --agents)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -170,9 +182,14 @@ def _check_range(flag: str, value: int, most: int) -> None:
 def _agents(args: argparse.Namespace) -> list[str]:
     """The agents asked for (checked names; the PPO model is checked later)."""
     names = _names(args.agents if args.agents is not None else DEFAULT_AGENTS, "agents")
+    if args.baseline is not None and args.baseline not in names:
+        names.append(args.baseline)
     for name in names:
-        if name not in AGENTS:
-            raise CliError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
+        try:
+            if parse_agent_name(name)[0] is not PPOAgent:
+                make_agent(name)  # a setting the agent does not take fails here, not in a worker
+        except ValueError as error:
+            raise CliError(str(error)) from None
     if args.model is not None and not Path(args.model).is_file():
         raise CliError(f"{args.model}: no such model file")
     return names
@@ -248,6 +265,8 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
     ]
     parts += ["--rule-set", args.rule_set, "--first-click", args.first_click]
     parts += ["--games", str(args.games), "--seed", str(args.seed)]
+    if args.baseline is not None:
+        parts += ["--baseline", args.baseline]
     if "ppo" in agents and getattr(args, "model_given", False):
         parts += ["--model", args.model] + (["--trust-model"] if args.trust_model else [])
     return shlex.join(parts)
@@ -280,9 +299,13 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         descriptions=descriptions,
     )
+    if args.baseline is not None:
+        add_paired_columns(run_result.rows, run_result.records, args.baseline)
     paths = write_run(run_result, folder, command)
     if run_result.rows:
         print(markdown_table(run_result.rows))
+        if args.baseline is not None:
+            print(f"\n{paired_table(run_result.rows)}")
         maps = maps_section(run_result.rows)
         if maps:
             print(f"\n{maps}")

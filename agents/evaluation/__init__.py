@@ -1,16 +1,19 @@
 """Fair comparison of agents: the harness, its statistics and its reports."""
 
 from .harness import Run, evaluate, games_for, plan
+from .paired import PairedDifference, add_paired_columns, paired_difference, write_games
 from .play import Settings, game_seed
-from .report import maps_section, markdown_table, new_run_folder, write_run
+from .report import maps_section, markdown_table, new_run_folder, paired_table, write_run
 from .stats import GameRecord, summarise, wilson_interval
 from .targets import Target, board_target, map_targets
 
 __all__ = [
     "GameRecord",
+    "PairedDifference",
     "Run",
     "Settings",
     "Target",
+    "add_paired_columns",
     "board_target",
     "evaluate",
     "game_seed",
@@ -19,8 +22,11 @@ __all__ = [
     "maps_section",
     "markdown_table",
     "new_run_folder",
+    "paired_difference",
+    "paired_table",
     "plan",
     "summarise",
     "wilson_interval",
+    "write_games",
     "write_run",
 ]

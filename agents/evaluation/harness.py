@@ -101,15 +101,16 @@ def evaluate(
 ) -> Run:
     """Play every agent on every target and summarise.
 
-    :param agents: registry names (see :data:`semiautomines_agents.AGENTS`).
+    :param agents: registry names (see :data:`semiautomines_agents.AGENTS`), settings
+        included (``search:depth=3``).
     :param games: games per agent and board (maps: see :func:`games_for`).
     :param workers: processes; 1 plays in this process.
     :param progress: show a tqdm bar on stderr.
     :param descriptions: agent name -> text for the report (e.g. the model file).
     """
-    from .. import AGENTS
+    from .. import parse_agent_name
 
-    deterministic = {name: AGENTS[name].deterministic for name in agents}
+    deterministic = {name: parse_agent_name(name)[0].deterministic for name in agents}
     chunks = plan(agents, deterministic, targets, settings, games)
     planned = sum(len(c.indices) for c in chunks)
     done: dict[int, list[GameRecord]] = {}

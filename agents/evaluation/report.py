@@ -1,5 +1,5 @@
-"""Writing a run down: results.json, results.csv, results.md and win_rates.png
-in a new folder, so no run ever overwrites another."""
+"""Writing a run down: results.json, results.csv, results.md, win_rates.png and
+games.csv (every game's outcome) in a new folder, so no run ever overwrites another."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from minesweep_env.fileio import atomic_write, write_text
 
 from .harness import Run
+from .paired import PAIRED_KEYS, write_games
 
 RECORD_KEYS = (
     "agent",
@@ -71,6 +72,26 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
             f"| {_interval(row)} "
             f"| {row['mean_guesses']:.2f} | {100 * row['mean_safe_opened']:.1f}% "
             f"| {row['games_per_s']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def paired_table(rows: list[dict[str, Any]]) -> str:
+    """Each agent's paired difference in win rate against the baseline, per board
+    (rows of a run with ``--baseline``; see :mod:`.paired`)."""
+    lines = [
+        "| agent | board | vs | paired games | win rate diff | 95% CI (paired) "
+        "| only agent won | only baseline won |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        if row.get("win_diff") is None or row["agent"] == row["baseline"]:
+            continue
+        lines.append(
+            f"| {row['agent']} | {row['board']} | {row['baseline']} | {row['paired_games']} "
+            f"| {100 * row['win_diff']:+.2f} "
+            f"| {100 * row['diff_ci_low']:+.2f} to {100 * row['diff_ci_high']:+.2f} "
+            f"| {row['only_agent_won']} | {row['only_baseline_won']} |"
         )
     return "\n".join(lines)
 
@@ -164,20 +185,25 @@ def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
 def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
     """Write every output of ``run`` into ``folder``; returns the paths by kind.
 
-    Each file is written whole or not at all (:mod:`minesweep_env.fileio`):
-    a run killed while writing leaves no half JSON for a later reader.
+    Rows with a paired comparison (``--baseline``) carry :data:`PAIRED_KEYS` too,
+    and results.md gets their table. Each file is written whole or not at all
+    (:mod:`minesweep_env.fileio`): a run killed while writing leaves no half JSON.
     """
-    rows = [{key: row.get(key) for key in RECORD_KEYS} for row in run.rows]
+    paired = any("baseline" in row for row in run.rows)
+    keys = RECORD_KEYS + PAIRED_KEYS if paired else RECORD_KEYS
+    rows = [{key: row.get(key) for key in keys} for row in run.rows]
     paths = {
         "json": folder / "results.json",
         "csv": folder / "results.csv",
         "markdown": folder / "results.md",
         "plot": folder / "win_rates.png",
+        "games": folder / "games.csv",
         "run": folder / "run.json",
     }
     write_text(paths["json"], json.dumps(rows, indent=2) + "\n")
+    write_games(run.records, paths["games"])
     with atomic_write(paths["csv"], newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=RECORD_KEYS)
+        writer = csv.DictWriter(handle, fieldnames=keys)
         writer.writeheader()
         writer.writerows(rows)
     settings = run.settings
@@ -193,8 +219,10 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
         )
     maps = maps_section(rows)
     maps = f"\n{maps}\n" if maps else ""
+    versus = f"\n{paired_table(rows)}\n" if paired else ""
     write_text(
-        paths["markdown"], f"{title}\n\n{markdown_table(rows)}\n{status}{maps}\n`{command}`\n"
+        paths["markdown"],
+        f"{title}\n\n{markdown_table(rows)}\n{versus}{status}{maps}\n`{command}`\n",
     )
     if rows:
         plot(rows, paths["plot"], title if not status else title + " (partial)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,13 @@ from .errors import CliError
 
 if TYPE_CHECKING:
     from ..tui import GameSpec
+    from ..tui.probability_worker import Advisor
+
+ADVISORS_GROUP = "semiautomines.advisors"
+"""Entry-point group of the advisers the ``h`` key can ask (name = adviser, value =
+a factory returning an :data:`~minesweep_env.tui.probability_worker.Advisor`); the
+agents package declares ``search``. The library never imports the agents."""
+ADVISOR = "search"
 
 EXAMPLE = """\
 examples:
@@ -28,7 +36,8 @@ examples:
   semiautomines play maps/ioccc/unwinnable.txt --rule-set endoh-alt   # flag by hand to win
 
 mouse: left click probes (the smiley starts a new game), right click flags.
-keys:  arrows move, space/enter probe, f flag, p odds overlay, h safest guess,
+keys:  arrows move, space/enter probe, f flag, p odds overlay, h hint (the search
+       agent's guess when the agents are installed, else the safest cell),
        a animation on/off, r new game, q quit.
 """
 
@@ -102,6 +111,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def find_advisor(name: str = ADVISOR) -> Advisor | None:
+    """The named adviser from the ``semiautomines.advisors`` entry points, or ``None``
+    when none is installed or it cannot be loaded (the hint is then the safest cell)."""
+    for entry in entry_points(group=ADVISORS_GROUP):
+        if entry.name == name:
+            try:
+                return entry.load()()
+            except Exception:  # a broken plug-in must not stop the game
+                return None
+    return None
+
+
 def build_spec(args: argparse.Namespace) -> GameSpec:
     """Check the arguments and turn them into the spec every new game is made from."""
     from ..tui import GameSpec
@@ -149,7 +170,14 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         map_path=map_path,
         seed=args.seed,
         win_rule=args.win_rule or program_win_rule(args.rule_set).value,
+        **_advice(),
     )
+
+
+def _advice() -> dict:
+    """The ``h`` key's adviser for the spec, when one is installed."""
+    advisor = find_advisor()
+    return {} if advisor is None else {"advisor": advisor, "advisor_name": ADVISOR}
 
 
 def _check_mines(width: int, height: int, mines: int, first_click: str) -> None:

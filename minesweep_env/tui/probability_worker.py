@@ -4,11 +4,16 @@ The engine (:func:`minesweep_env.mine_probabilities`) is imported lazily: the
 game runs without it, and only the overlay and hints need it. Results are
 tagged with the version of the position they belong to; a stale one is dropped.
 A daemon thread is used so quitting never waits for a computation.
+
+An :data:`Advisor` (the ``h`` key's adviser, e.g. the agents package's search
+agent, found by the command line) runs in the same thread after the engine,
+so its look-ahead never freezes play either.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -25,12 +30,22 @@ def _engine():
     return engine
 
 
-class ProbabilityWorker:
-    """At most one computation at a time, for the newest position asked about."""
+Advisor = Callable[[Board], int | None]
+"""A player's advice on a position: the flat index (``y * width + x``) of the
+covered cell to probe, or ``None`` for no advice."""
 
-    def __init__(self) -> None:
+
+class ProbabilityWorker:
+    """At most one computation at a time, for the newest position asked about.
+
+    :param advisor: also computes its advice on every position (see :meth:`advice`).
+    """
+
+    def __init__(self, advisor: Advisor | None = None) -> None:
+        self.advisor = advisor
         self._lock = threading.Lock()
         self._results: dict[int, np.ndarray] = {}
+        self._advice: dict[int, int | None] = {}
         self._running: int | None = None
         self._wanted: tuple[int, Board] | None = None
         self.error: str | None = None
@@ -41,6 +56,7 @@ class ProbabilityWorker:
         """Drop everything (a new game starts its versions again)."""
         with self._lock:
             self._results.clear()
+            self._advice.clear()
             self._wanted = None
             self.error = None
             self.error_version = None
@@ -49,6 +65,12 @@ class ProbabilityWorker:
     def result(self, version: int) -> np.ndarray | None:
         with self._lock:
             return self._results.get(version)
+
+    def advice(self, version: int) -> int | None:
+        """The advisor's cell for this position, once its probabilities are in;
+        ``None`` without an advisor, before, or when the advisor gave none or failed."""
+        with self._lock:
+            return self._advice.get(version)
 
     def request(self, version: int, board: Board) -> None:
         """Compute for this position unless it is done, running, or failed already."""
@@ -75,9 +97,12 @@ class ProbabilityWorker:
 
     def _compute(self, version: int, board: Board, generation: int) -> None:
         result: np.ndarray | None = None
+        advice: int | None = None
         error: str | None = None
         try:
             result = np.asarray(_engine()(board), dtype=float)
+            if self.advisor is not None:
+                advice = self._advise(board)
         except ImportError as exc:
             error = str(exc)
         except InconsistentBoardError:
@@ -89,7 +114,17 @@ class ProbabilityWorker:
             if generation == self._generation:
                 if result is not None:
                     self._results = {version: result}
+                    self._advice = {version: advice}
                 else:
                     self.error, self.error_version = error, version
             if self._wanted is not None:
                 self._start_locked()
+
+    def _advise(self, board: Board) -> int | None:
+        """The advisor's cell, or ``None`` if it fails (the hint falls back to the
+        safest cell: a broken adviser must not end the game)."""
+        assert self.advisor is not None
+        try:
+            return self.advisor(board)
+        except Exception:
+            return None

@@ -21,7 +21,7 @@ from ..core.minefield import GameState
 from ..game import Game
 from ..solver.registry import get_rule_set
 from .geometry import terminal_field_size
-from .probability_worker import ProbabilityWorker
+from .probability_worker import Advisor, ProbabilityWorker
 from .solver_steps import SolverSteps, chunked, reveal_order
 
 ANIMATION_FRAMES = 40
@@ -44,6 +44,10 @@ class GameSpec:
     map_path: Path | None = None
     seed: int | None = None
     win_rule: str = "nothing-covered"  # the IOCCC program's, as the defaults above
+    advisor: Advisor | None = None
+    """Who the ``h`` key asks (``semiautomines play`` passes the search agent when the
+    agents package is installed); ``None``: the safest cell."""
+    advisor_name: str = "safest"
 
     @property
     def fills_terminal(self) -> bool:
@@ -74,7 +78,7 @@ class Session:
         self.overlay = False
         self.help_shown = False
         self.cursor_shown = False
-        self.probability_worker = ProbabilityWorker()
+        self.probability_worker = ProbabilityWorker(spec.advisor)
         self.new_game(lines, cols)
 
     # -- games -------------------------------------------------------------------------
@@ -198,7 +202,8 @@ class Session:
         return result
 
     def request_hint(self) -> None:
-        """Ask for the safest guess; it shows once the probabilities are in."""
+        """Ask for a guess (the advisor's, else the safest cell); it shows once the
+        probabilities are in."""
         if self.state is not GameState.PLAYING:
             return
         if not self.started and self.spec.first_click != FirstClick.NONE.value:
@@ -224,13 +229,25 @@ class Session:
             return False
         if self.want_hint:
             self.want_hint = False
-            cell = safest_cell(probabilities, self.game.view, self.cursor)
+            cell, who = self._advised_cell(), self.spec.advisor_name
+            if cell is None:
+                cell, who = safest_cell(probabilities, self.game.view, self.cursor), "safest"
             if cell is not None:
                 self.hint = self.cursor = cell
                 self.cursor_shown = True
-                self.message = f"safest guess {cell}: {_percent(probabilities[cell[1], cell[0]])}"
+                chance = _percent(probabilities[cell[1], cell[0]])
+                label = "safest guess" if who == "safest" else f"{who}'s guess"
+                self.message = f"{label} {cell}: {chance}"
             return True
         return False
+
+    def _advised_cell(self) -> tuple[int, int] | None:
+        """The advisor's covered cell for this position as (x, y), if it gave one."""
+        index = self.probability_worker.advice(self.version)
+        if index is None or not 0 <= index < self.width * self.height:
+            return None
+        x, y = index % self.width, index // self.width
+        return (x, y) if self.game.view[y, x] == COVERED else None
 
     def cursor_odds(self) -> str:
         """The overlay's readout for the cell under the cursor."""

@@ -1,0 +1,156 @@
+"""``semiautomines guess``: which cell to probe in a position, and why.
+
+The analyser's job (what people use JSMinesweeper's for): read a seed 002
+position, ask the ``search`` agent, print the advised cell and the candidates
+it weighed with their mine probability, chance of progress and survival over
+the next guesses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from minesweep_env.cli.errors import CliError
+from minesweep_env.cli.position_input import PositionFile
+from minesweep_env.core.cells import COVERED
+from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability import count_position
+
+from .. import parse_agent_name
+from ..search import Advice, SearchAgent
+
+EXAMPLES = """\
+examples:
+  semiautomines guess board.txt
+  semiautomines guess board.txt --mines 99 --json
+  semiautomines guess board.txt --agent search:depth=3
+
+BOARD is a position in the seed 002 format (see `semiautomines probabilities --help`):
+a header "width height [mines]", then one row per line: ? covered, ! a known mine,
+a digit a probed cell. Coordinates are (x, y) from the top left, 0-based.
+
+The advice says how it was found: "safe" (a covered cell no layout mines), "endgame"
+(few layouts left: the exact best probe, with its win probability), "forced" (a 50/50
+no future number can settle: best taken now) or "search" (the best two-move survival).
+Candidates: mine probability, chance that the auto-solver can move after the probe
+(progress), and the chance of surviving this guess and the next (survival).
+
+--json prints {"x", "y", "probability", "reason", "win_probability", "mines",
+"candidates": [{"x", "y", "probability", "progress", "survival"}, ...]}.
+
+exit status: 0 success, 2 bad input, an impossible position or nothing left to probe
+(one line on stderr)."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "guess",
+        help="the best cell to probe in a position, with the candidates weighed",
+        description="Advise the probe the search agent makes in BOARD, and show the "
+        "candidates it weighed.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("board", metavar="BOARD", help="position file (seed 002 format)")
+    parser.add_argument(
+        "--mines",
+        type=int,
+        metavar="N",
+        help="total mines on the board, flags included (overrides the header's count)",
+    )
+    parser.add_argument(
+        "--agent",
+        default=SearchAgent.name,
+        help="the advising agent, settings included (default search; e.g. search:depth=3)",
+    )
+    parser.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    parser.set_defaults(func=run)
+
+
+def _agent(name: str) -> SearchAgent:
+    try:
+        cls, options = parse_agent_name(name)
+        if not issubclass(cls, SearchAgent):
+            raise ValueError(f"--agent: only the search agent advises on a position, not {name!r}")
+        return cls(**options)  # type: ignore[arg-type]
+    except (TypeError, ValueError) as error:
+        raise CliError(str(error)) from None
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def advice_json(advice: Advice, width: int, probability: float | None, mines: int | None) -> dict:
+    """The advice as the ``--json`` object."""
+    return {
+        "x": advice.cell % width,
+        "y": advice.cell // width,
+        "probability": probability,
+        "reason": advice.reason,
+        "win_probability": advice.win_probability,
+        "mines": mines,
+        "candidates": [
+            {
+                "x": a.cell % width,
+                "y": a.cell // width,
+                "probability": 1.0 - a.safety,
+                "progress": a.progress,
+                "survival": a.survival,
+            }
+            for a in advice.candidates
+        ],
+    }
+
+
+def advice_text(report: dict[str, Any], depth: int) -> str:
+    """The advice as lines for a person: the cell, then the candidates table."""
+    p = report["probability"]
+    chance = "no probability (the mine total is unknown)" if p is None else f"mine {p:.4f}"
+    lines = [f"probe ({report['x']}, {report['y']}): {report['reason']}, {chance}"]
+    if report["win_probability"] is not None:
+        lines.append(f"win probability with best play: {report['win_probability']:.4f}")
+    if report["candidates"]:
+        lines += [
+            "",
+            f"{'x':>3} {'y':>3} {'mine':>7} {'progress':>9} {f'survival ({depth})':>13}",
+        ]
+        for c in report["candidates"]:
+            mark = " <" if (c["x"], c["y"]) == (report["x"], report["y"]) else ""
+            lines.append(
+                f"{c['x']:>3} {c['y']:>3} {c['probability']:>7.4f} {c['progress']:>9.4f} "
+                f"{c['survival']:>13.4f}{mark}"
+            )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    agent = _agent(args.agent)
+    position = PositionFile(args.board, args.mines)
+    board = position.board
+    if not (board.grid == COVERED).any():
+        raise CliError(f"{args.board}: no covered cell left to probe")
+    try:
+        weights = count_position(board)
+        advice = agent.advise(board)
+        if not advice.candidates:
+            advice = Advice(
+                advice.cell,
+                advice.reason,
+                advice.safety,
+                agent.weigh(board, weights),
+                advice.win_probability,
+            )
+    except InconsistentBoardError as error:
+        raise position.inconsistent(error) from None
+    mine = weights.mine_weight.get(advice.cell)
+    probability = None if mine is None else mine / weights.layouts
+    report = advice_json(advice, board.width, _number(probability), board.total_mines)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(advice_text(report, agent.depth))
+    return 0

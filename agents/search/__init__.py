@@ -1,0 +1,6 @@
+"""The ``search`` agent: exact look-ahead over what a guess can show, forced
+guesses first, and an exact endgame (see :mod:`.agent`)."""
+
+from .agent import Advice, SearchAgent
+
+__all__ = ["Advice", "SearchAgent"]

@@ -1,0 +1,202 @@
+"""The search agent: the greedy agent's exact probabilities, plus a look at what comes next.
+
+Each move, in this order:
+
+1. the first click: the known best opening of the first-click policy (as greedy);
+2. a cell safe in every layout, when a weaker rule set left one (greedy's ranking);
+3. the exact endgame, when at most ``endgame_layouts`` layouts remain
+   (:mod:`.endgame`): the probe with the highest win probability;
+4. a forced guess, a dead 50/50 (:mod:`.forced`), taken as early as possible;
+5. otherwise the candidates (:mod:`.candidates`: cells within ``margin`` of the
+   best safety, and one cell far from any number) ranked by
+   ``survival + progress_weight * safety * progress`` (:mod:`.lookahead`):
+   the chance of surviving this probe and the next ``depth - 1`` guesses,
+   plus a small bonus for the chance that the probe lets the auto-solver move.
+   Ties keep the greedy ranking, so the agent is deterministic.
+
+``depth=1`` ranks by safety alone with the progress bonus as the tie-break
+(close to greedy); ``depth=2`` is the two-move survival of the strong public
+solvers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from minesweep_env.core.board import Board
+from minesweep_env.core.cells import COVERED
+from minesweep_env.solver.probability import Weights, count_position
+from minesweep_env.solver.probability.engine import CACHE_LIMIT
+
+from ..base import Agent
+from ..greedy import first_click_cell
+from .candidates import candidates, rank
+from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
+from .forced import forced_guess
+from .lookahead import Assessment, assess
+
+DEPTH = 2
+"""Guesses the look-ahead covers by default (this one and the next)."""
+MARGIN = 0.1
+"""Candidates: safety at least ``1 - MARGIN`` times the best safety."""
+WIDTH = 8
+"""Candidates looked at in the position itself."""
+DEEP_WIDTH = (4,)
+"""Candidates looked at in each deeper position (depth 3 and more)."""
+PROGRESS_WEIGHT = 0.05
+"""Weight of the chance of progress next to the survival chance."""
+ENDGAME_LAYOUTS = 1000
+"""Layouts at or below which the endgame is played exactly."""
+ENDGAME_BUDGET = 1_000_000
+"""Work (layouts x cells scanned) the exact endgame may spend before the agent
+falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A decision and why: the cell, how it was found, and the candidates weighed."""
+
+    cell: int
+    reason: str
+    """``opening``, ``safe``, ``endgame``, ``forced`` or ``search``."""
+    safety: float
+    candidates: tuple[Assessment, ...] = ()
+    win_probability: float | None = None
+    """The exact win probability (endgame only)."""
+
+
+class SearchAgent(Agent):
+    """Guesses by exact look-ahead over the numbers a probe can show.
+
+    :param depth: guesses the survival chance covers (1 = this probe only).
+    :param margin: how far below the best safety a candidate may be (relative).
+    :param width: candidates looked at in the position.
+    :param progress_weight: weight of the chance of progress in the score.
+    :param endgame_layouts: play exactly at or below this many layouts (0: never).
+    :param opening: play the known best first click.
+    :param seed: unused (the agent is deterministic); accepted like every agent's.
+    """
+
+    name = "search"
+    deterministic = True
+
+    def __init__(
+        self,
+        depth: int = DEPTH,
+        margin: float = MARGIN,
+        width: int = WIDTH,
+        progress_weight: float = PROGRESS_WEIGHT,
+        endgame_layouts: int = ENDGAME_LAYOUTS,
+        opening: bool = True,
+        seed: int | None = None,
+    ):
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        if width < 1:
+            raise ValueError(f"width must be at least 1, got {width}")
+        self.depth = int(depth)
+        self.margin = float(margin)
+        self.width = int(width)
+        self.progress_weight = float(progress_weight)
+        self.endgame_layouts = int(endgame_layouts)
+        self.opening = opening
+        self._cache: dict = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        self._cache.clear()
+
+    def act(self, observation, action_mask, game) -> int:
+        minefield = game.minefield
+        valid = np.asarray(action_mask, dtype=bool).reshape(-1)
+        if not valid.any():
+            raise ValueError("no valid action: the game is over")
+        if minefield.probes == 0 and self.opening:
+            x, y = first_click_cell(minefield.width, minefield.height, minefield.first_click.value)
+            if valid[y * minefield.width + x]:
+                return y * minefield.width + x
+        return self.advise(minefield.board(), valid).cell
+
+    def advise(self, board: Board, valid: np.ndarray | None = None) -> Advice:
+        """The probe this agent makes on ``board`` (any position, not only a game's), and why.
+
+        :param valid: boolean per flat cell, the probes allowed (default: covered cells).
+        :raises InconsistentBoardError: when no layout fits the position.
+        :raises ValueError: when no cell may be probed.
+        """
+        flat = board.grid.reshape(-1)
+        if valid is None:
+            valid = flat == COVERED
+        if not valid.any():
+            raise ValueError("no cell to probe")
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.clear()
+        weights = count_position(board, cache=self._cache)
+        mine = weights.mine_weight
+        safe = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) == 0]
+        if safe:
+            return Advice(rank(board.grid, weights, safe)[0], "safe", 1.0)
+        endgame = self._endgame(board, weights)
+        if endgame is not None:
+            return endgame
+        forced = forced_guess(board, weights, self._cache)
+        if forced is not None and valid[forced]:
+            return Advice(forced, "forced", 0.5)
+        return self._search(board, weights, valid)
+
+    def _endgame(self, board: Board, weights: Weights) -> Advice | None:
+        if weights.mines_left is None or weights.layouts > self.endgame_layouts:
+            return None
+        try:
+            layouts = Layouts(board, self.endgame_layouts)
+        except TooManyLayouts:
+            return None
+        try:
+            cell, value = Endgame(layouts, ENDGAME_BUDGET).best_probe()
+        except TooMuchWork:
+            return None
+        if cell < 0:
+            return None
+        safety = 1.0 - (weights.mine_weight[cell] or 0) / weights.layouts
+        return Advice(cell, "endgame", safety, win_probability=value)
+
+    def weigh(
+        self, board: Board, weights: Weights | None = None, valid: np.ndarray | None = None
+    ) -> tuple[Assessment, ...]:
+        """The candidates of ``board`` with their safety, chance of progress and
+        survival, in the greedy ranking (what the search step chooses among).
+
+        :param weights: the engine's weights of ``board`` (counted when ``None``).
+        """
+        if weights is None:
+            weights = count_position(board, cache=self._cache)
+        if valid is None:
+            valid = board.grid.reshape(-1) == COVERED
+        listed = candidates(board.grid, weights, valid, self.margin, self.width)
+        if any(weights.mine_weight.get(cell) is None for cell in listed):
+            return ()  # no total known and no frontier: nothing to weigh
+        return tuple(
+            assess(board, weights, cell, self.depth, self._cache, DEEP_WIDTH) for cell in listed
+        )
+
+    def _search(self, board: Board, weights: Weights, valid: np.ndarray) -> Advice:
+        assessed = self.weigh(board, weights, valid)
+        if not assessed:
+            cell = candidates(board.grid, weights, valid, self.margin, self.width)[0]
+            return Advice(cell, "search", float("nan"))
+        # max keeps the first of equal scores: the greedy ranking breaks ties.
+        best = max(assessed, key=self.score)
+        return Advice(best.cell, "search", best.safety, assessed)
+
+    def score(self, assessment: Assessment) -> float:
+        """What the agent maximises (rounded, so float noise never breaks a tie)."""
+        bonus = self.progress_weight * assessment.safety * assessment.progress
+        return round(assessment.survival + bonus, 12)
+
+    def describe(self) -> str:
+        return (
+            f"{self.name} (depth {self.depth}, margin {self.margin}, width {self.width}, "
+            f"progress weight {self.progress_weight}, exact endgame <= "
+            f"{self.endgame_layouts} layouts)"
+        )

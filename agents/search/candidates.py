@@ -1,0 +1,71 @@
+"""Which cells are worth a look-ahead: the safest ones, and one far from any number.
+
+The look-ahead costs one engine call per number a cell could show, so it only
+looks at a short list: every covered cell whose safety is within a margin of
+the best, ranked as the greedy agent ranks ties (lowest probability, then
+likeliest zero, then fewest neighbours, then flat index, so the list and the
+agent are deterministic). Cells that touch no number all share one
+probability and differ only in shape, so one of them stands for all: the best
+ranked (a corner, usually).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minesweep_env.core.cells import COVERED, neighbour_sum
+from minesweep_env.solver.probability import Weights
+
+from ..greedy import neighbour_counts, zero_chance
+
+
+def rank(view: np.ndarray, weights: Weights, cells: list[int] | np.ndarray) -> list[int]:
+    """``cells`` in the greedy order: lowest mine probability (exactly), likeliest
+    zero, fewest neighbours, lowest index."""
+    height, width = view.shape
+    probabilities = np.full(width * height, np.nan)
+    for index, weight in weights.mine_weight.items():
+        if weight is not None:
+            probabilities[index] = weight / weights.layouts
+    zero = zero_chance(view, probabilities.reshape(height, width)).reshape(-1)
+    neighbours = neighbour_counts(height, width).reshape(-1)
+    mine = weights.mine_weight
+
+    def key(cell: int) -> tuple:
+        weight = mine.get(cell)
+        # Integer weights compare exactly; no probability (no total known) ranks last.
+        return (weight is None, weight or 0, -round(float(zero[cell]), 12), neighbours[cell], cell)
+
+    return sorted((int(c) for c in cells), key=key)
+
+
+def off_frontier(view: np.ndarray) -> np.ndarray:
+    """Boolean (H, W): covered cells that touch no probed cell."""
+    probed = (view >= 0).astype(np.int8)
+    return (view == COVERED) & (np.asarray(neighbour_sum(probed)) == 0)
+
+
+def candidates(
+    view: np.ndarray, weights: Weights, valid: np.ndarray, margin: float, limit: int
+) -> list[int]:
+    """The cells to look ahead from, best ranked first (at most ``limit``).
+
+    :param valid: boolean per flat cell, the probes allowed.
+    :param margin: a cell qualifies when its safety is at least ``1 - margin``
+        times the best safety.
+    """
+    layouts = weights.layouts
+    mine = weights.mine_weight
+    open_cells = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) is not None]
+    if not open_cells:  # no total known and no frontier: every valid cell is alike
+        return rank(view, weights, np.flatnonzero(valid))[:1]
+    best = 1.0 - min(mine[c] or 0 for c in open_cells) / layouts  # type: ignore[operator]
+    floor = (1.0 - margin) * best
+    qualifying = [c for c in open_cells if 1.0 - (mine[c] or 0) / layouts >= floor - 1e-12]
+    far = off_frontier(view).reshape(-1)
+    near = [c for c in qualifying if not far[c]]
+    away = [c for c in qualifying if far[c]]
+    chosen = rank(view, weights, near)[: limit - 1 if away else limit]
+    if away:
+        chosen.append(rank(view, weights, away)[0])
+    return rank(view, weights, chosen)

@@ -1,0 +1,163 @@
+"""What a probe can show, and how likely the player is to survive the guesses after it.
+
+A guess is worth more than its own safety: a cell that is a little riskier
+but whose number usually proves other cells safe (the auto-solver then opens
+them) may beat the safest cell, whose number says nothing. This module
+measures that exactly over the next move(s). For every number ``v`` a probed
+cell could show, the probability engine counts the layouts that fit the
+position with ``v`` there; that count, over the position's layouts, is the
+chance that the cell is safe *and* shows ``v`` (the mine total is the same,
+and the cell is no longer covered, so the trial position's layouts are
+exactly those). In each such trial position either some covered cell is safe
+in every layout (the auto-solver makes progress: the next move is safe) or
+the player must guess again, at best with the trial's lowest mine probability
+(depth 2), or with that guess's own look-ahead (depth 3 and more).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from minesweep_env.core.board import Board
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability import Weights, count_position
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One number a probed cell can show, and the position it leaves."""
+
+    number: int
+    board: Board
+    """The position with the cell showing ``number`` (before the auto-solver)."""
+    weights: Weights
+    """The engine's exact weights of that position: ``layouts`` is how many of
+    the original position's layouts have the cell safe and showing ``number``."""
+
+    @property
+    def progress(self) -> bool:
+        """Whether some covered cell is now safe in every layout (so the
+        auto-solver opens it), or nothing is left to guess (the game is won)."""
+        flat = self.board.grid.reshape(-1)
+        undecided = False
+        for cell, weight in self.weights.mine_weight.items():
+            if flat[cell] != COVERED:
+                continue
+            if weight is None:  # no total known: a cell off the frontier is undecided
+                undecided = True
+            elif weight == 0:
+                return True
+            if weight != self.weights.layouts:
+                undecided = True
+        return not undecided
+
+    def best_safety(self) -> float:
+        """The safety of the least likely mine among the covered cells (1.0 on progress)."""
+        if self.progress:
+            return 1.0
+        layouts = self.weights.layouts
+        known = [w for w in self.weights.mine_weight.values() if w is not None and w != layouts]
+        if not known:  # no total known and no frontier left: nothing to go on
+            return 0.5
+        return 1.0 - min(known) / layouts
+
+
+def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome]:
+    """Every number ``cell`` could show if it is safe, with the position it leaves.
+
+    :param cache: the engine's component cache (trial positions share most
+        components with ``board``, so counting them is cheap).
+    """
+    flat = board.grid.reshape(-1)
+    around = neighbour_table(board.width, board.height)[cell]
+    flags = sum(1 for n in around if flat[n] == FLAGGED)
+    covered = sum(1 for n in around if flat[n] == COVERED)
+    found = []
+    for number in range(flags, flags + covered + 1):
+        trial = board.copy()
+        trial.grid.reshape(-1)[cell] = number
+        try:
+            weights = count_position(trial, cache=cache)
+        except InconsistentBoardError:
+            continue  # the cell cannot show this number here
+        found.append(Outcome(number, trial, weights))
+    return found
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """How good a guess is: the figures the agent ranks candidates by."""
+
+    cell: int
+    safety: float
+    """P(the cell is safe)."""
+    progress: float
+    """P(the auto-solver makes progress after it | it is safe)."""
+    survival: float
+    """P(surviving this guess and the next ``depth - 1`` guesses, each chosen
+    at its best) with a safe move counted as surviving; the safety at depth 1."""
+
+
+def assess(
+    board: Board,
+    weights: Weights,
+    cell: int,
+    depth: int,
+    cache: dict | None = None,
+    width_at: tuple[int, ...] = (4,),
+) -> Assessment:
+    """The exact safety, chance of progress and ``depth``-move survival of probing ``cell``.
+
+    :param weights: the engine's weights of ``board``.
+    :param width_at: how many candidates to look at in each deeper position
+        (the last entry repeats); only used at depth 3 and more.
+    """
+    mine = weights.mine_weight[cell]
+    safety = 1.0 - (mine or 0) / weights.layouts
+    found = outcomes(board, cell, cache)
+    safe_layouts = sum(o.weights.layouts for o in found)
+    if not safe_layouts:
+        return Assessment(cell, 0.0, 0.0, 0.0)
+    progress = sum(o.weights.layouts for o in found if o.progress) / safe_layouts
+    if depth <= 1:
+        return Assessment(cell, safety, progress, safety)
+    total = 0.0
+    for outcome in found:
+        share = outcome.weights.layouts / weights.layouts
+        if depth == 2 or outcome.progress:
+            total += share * outcome.best_safety()
+        else:
+            total += share * best_survival(outcome, depth - 1, cache, width_at)
+    return Assessment(cell, safety, progress, total)
+
+
+def best_survival(
+    outcome: Outcome, depth: int, cache: dict | None, width_at: tuple[int, ...]
+) -> float:
+    """The best ``depth``-move survival among the safest cells of a trial position."""
+    board, weights = outcome.board, outcome.weights
+    flat = board.grid.reshape(-1)
+    layouts = weights.layouts
+    ranked = sorted(
+        (w, cell)
+        for cell, w in weights.mine_weight.items()
+        if w is not None and flat[cell] == COVERED and w != layouts
+    )
+    width, deeper = width_at[0], width_at[1:] or width_at
+    if not ranked:
+        return outcome.best_safety()
+    return max(
+        assess(board, weights, cell, depth, cache, deeper).survival for _, cell in ranked[:width]
+    )
+
+
+def safeties(weights: Weights, size: int) -> np.ndarray:
+    """Per flat cell, the chance it is safe (NaN where the engine gives no probability)."""
+    result = np.full(size, np.nan)
+    for cell, weight in weights.mine_weight.items():
+        if weight is not None:
+            result[cell] = 1.0 - weight / weights.layouts
+    return result
