@@ -568,8 +568,20 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         return self._require_game().minefield.mine_count / (self.width * self.height)
 
     def _chosen_probability(self, index: int) -> float:
-        """Exact mine probability of cell ``index`` on the position before the move."""
-        return float(self._current_probabilities().flat[index])
+        """Exact mine probability of cell ``index`` on the position before the move.
+
+        One cell needs one division, not the whole float plane: the plane is
+        built only when the observation shows it (or was built already).
+        """
+        if self._probabilities is not None or self.obs_mode == "planes+probabilities":
+            return float(self._current_probabilities().flat[index])
+        minefield = self._require_game().minefield
+        if minefield.probes == 0:
+            return self._first_click_probability()
+        weights = self._probability_plane.weights(minefield.board())
+        weight = weights.mine_weight.get(index, 0)
+        assert weight is not None  # the env knows the total: every covered cell is weighed
+        return weight / weights.layouts  # the plane's own division: the same float
 
     def _probability_of_shown(self, index: int) -> float:
         """What an invalid action's cell is known to be: a flag is a mine, a number is not."""
