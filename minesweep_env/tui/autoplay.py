@@ -97,7 +97,8 @@ class Autoplay:
         """The driver has no guess left for this game (or failed: see :attr:`error`)."""
         self.error: str | None = None
         self.due_at = 0.0
-        self.step_wanted = False
+        self.steps_wanted = 0
+        """Right-arrow presses not played yet (each plays one guess, paused or not)."""
 
     def start_game(self, now: float) -> None:
         """A new game: nothing played, the first guess due after the delay."""
@@ -106,14 +107,14 @@ class Autoplay:
         self.undone.clear()
         self.finished = False
         self.error = None
-        self.step_wanted = False
+        self.steps_wanted = 0
         self.due_at = now + self.delay
 
     def next_guess(self, game: Game, now: float) -> Guess | None:
         """The guess to play now, if one is due and known (else asks the driver for it)."""
         if game.state is not GameState.PLAYING or self.finished:
             return None
-        due = self.step_wanted or (not self.paused and now >= self.due_at)
+        due = self.steps_wanted > 0 or (not self.paused and now >= self.due_at)
         if self.undone:
             if not due:
                 return None
@@ -128,7 +129,7 @@ class Autoplay:
             if not due:
                 return None
         assert guess is not None
-        self.step_wanted = False
+        self.steps_wanted = max(0, self.steps_wanted - 1)
         self.played.append(guess)
         return guess
 
@@ -138,18 +139,18 @@ class Autoplay:
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused
-        self.step_wanted = False
+        self.steps_wanted = 0
 
     def step(self) -> None:
-        """Play one guess now and pause after it."""
+        """Play one more guess now (after those already asked for), and pause after it."""
         self.paused = True
-        self.step_wanted = True
+        self.steps_wanted += 1
 
     def take_back(self) -> list[Guess] | None:
         """Take the last guess back (pausing); the guesses to play again on a fresh game,
         or ``None`` when nothing was played."""
         self.paused = True
-        self.step_wanted = False
+        self.steps_wanted = 0
         if not self.played:
             return None
         self.undone.append(self.played.pop())
@@ -158,7 +159,6 @@ class Autoplay:
         self.error = None
         return list(self.played)
 
-    def about(self) -> str:
-        """The driver's line about the game, and whether play is paused."""
-        title = self.driver.title(len(self.played))
-        return f"{title} (paused)" if self.paused else title
+    def state(self) -> str:
+        """What the watcher should know about the pace: paused, or nothing."""
+        return "paused: space plays on" if self.paused else ""

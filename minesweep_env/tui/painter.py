@@ -268,16 +268,18 @@ class Painter:
         guesses_shown, message_shown = shown
         message = "" if message_shown else session.cursor_odds() or session.message
         keys, short_keys = _help(session)
-        about = f"rule set {session.spec.rule_set}"
-        if session.autoplay is not None:
-            about = session.autoplay.about() or about
+        autoplay = session.autoplay
+        first = "" if guesses_shown else _guesses(session)
+        if autoplay is None:
+            about, state = f"rule set {session.spec.rule_set}", ""
+        else:  # who plays what, and whether the play is paused
+            about, state = autoplay.driver.title(len(autoplay.played)), autoplay.state()
         if panel.col == 0:  # below the field: short lines
-            first = "" if guesses_shown else _guesses(session)
             rows = [f"{first}   {message}".strip(), short_keys]
-            if session.autoplay is not None:
-                rows.insert(1, about)
+            if autoplay is not None:
+                rows[1:1] = [about, state]
         else:
-            rows = ["" if guesses_shown else _guesses(session), about, message, "", *keys]
+            rows = [first, about, message, state, *keys]
         for offset, text in enumerate(rows[: panel.rows]):
             self._text_at(panel.row + offset, panel.col, text, 0, panel.cols - 1)
 
