@@ -10,8 +10,9 @@ from minesweep_env.tui import Driver, InvalidGuess
 from minesweep_env.tui.recording import record_gif
 
 MAX_CELL, MIN_CELL = 24, 12
-WIDTH_PIXELS = 720
-"""The widest picture a board is drawn in: an expert board at 24 pixels a cell."""
+WIDTH_PIXELS = 600
+"""The widest picture a board is drawn in: an expert board at 20 pixels a cell (a GIF of
+an expert game stays near 250 KB); smaller boards get 24."""
 
 
 def cell_pixels(width: int) -> int:
