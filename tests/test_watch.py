@@ -208,3 +208,18 @@ def test_the_gif_shows_every_guess_and_ends_on_the_final_position(tmp_path):
     # Per guess: the position with the guess outlined, then the solver's rounds.
     assert len(frames) >= 2 * len(CELLS)
     np.testing.assert_array_equal(frames[-1], BoardPainter(16).paint(game))
+
+
+def test_with_the_overlay_on_a_watcher_reads_the_guess_unless_pointing_at_a_cell():
+    driver = ListDriver(LAYOUT, CELLS)
+    session = Session(GameSpec(driver=driver, size=(6, 6, 9)), 24, 80, animate=False)
+    session.play_guess(Guess(CELLS[0], "the note"))
+    session.overlay = True
+    for _ in range(500):
+        session.poll_odds()
+        if session.probability_worker.result(session.version) is not None:
+            break
+        time.sleep(0.01)
+    assert session.cursor_odds() == ""
+    session.cursor, session.cursor_shown = (0, 5), True  # the mouse over a cell
+    assert session.cursor_odds().startswith("(0, 5) ")

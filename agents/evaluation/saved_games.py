@@ -15,7 +15,7 @@ and put back elsewhere), ``moves`` the flat index of every probe the player
 made, the first click included. ``seed`` (the env's reset seed) and
 ``layout_seed`` say where the game came from, but a replay needs neither: the
 layout is stored, so a game replays even if the layout generator changes.
-An expert game takes about 250 bytes.
+An expert game takes about 450 bytes.
 
 The games are recorded in the worker processes by wrapping the env
 (:class:`Recorder`), so playing a game does not change when it is saved.

@@ -12,10 +12,12 @@ from __future__ import annotations
 import curses
 import time
 
+from ..core.minefield import GameState
 from .app import App, Event, Mouse, is_left_click
 from .geometry import cell_at, on_smiley
 
 _PAUSE_KEYS = {ord(" "), ord("\n"), ord("\r"), curses.KEY_ENTER}
+NO_MORE_GUESSES = "no more guesses: the game stops here"
 _PLAY_KEYS = {ord("p"), ord("P"), ord("a"), ord("A"), ord("?"), curses.KEY_RESIZE}
 """Keys that mean the same as in ``play``."""
 
@@ -29,8 +31,8 @@ class DrivenApp(App):
         assert autoplay is not None, "a driven app needs a driver in its spec"
         guess = autoplay.next_guess(session.game, time.monotonic())
         if guess is None:
-            if autoplay.error is not None and session.message != autoplay.error:
-                session.message = autoplay.error
+            if autoplay.finished and session.state is GameState.PLAYING:
+                session.message = autoplay.error or NO_MORE_GUESSES
             return
         self._play(session.play_guess(guess))
         if not autoplay.finished:  # an invalid guess leaves its own message

@@ -188,9 +188,9 @@ class Session:
         try:
             check_guess(self.game, guess)
         except InvalidGuess as error:
-            if self.autoplay is not None:
-                self.autoplay.finished = True
             self.message = f"invalid guess {error}: the game stops here"
+            if self.autoplay is not None:
+                self.autoplay.finished, self.autoplay.error = True, self.message
             return Move()
         move = self.probe(*guess.cell)
         self.message = guess.note or str(guess.cell)  # the outcome waits for the animation
@@ -314,6 +314,8 @@ class Session:
         x, y = self.cursor
         if probabilities is None or not self.overlay or self.cursor == self.hint:
             return ""
+        if self.autoplay is not None and not self.cursor_shown:
+            return ""  # a watcher reads the guess's note, unless pointing at a cell
         value = probabilities[y, x]
         if np.isnan(value):
             return ""
