@@ -10,6 +10,7 @@ kept.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from minesweep_env import Game
@@ -84,7 +85,10 @@ class AgentDriver(Driver):
         return agent.advise(game.minefield.board(), mask), agent.depth
 
     def title(self, moves: int) -> str:
-        return f"{self.name} on {self.target.name}, game {self.index} (seed {self.settings.seed})"
+        where = self.target.name
+        if self.target.kind == "map":  # the file or suite folder name: a path is too long
+            where = Path(where).name + ("/" if where.endswith("/") else "")
+        return f"{self.name} on {where}, game {self.index} (seed {self.settings.seed})"
 
 
 class RecordDriver(Driver):

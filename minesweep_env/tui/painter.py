@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import textwrap
 
 import numpy as np
 
@@ -278,8 +279,11 @@ class Painter:
             rows = [f"{first}   {message}".strip(), short_keys]
             if autoplay is not None:
                 rows[1:1] = [about, state]
-        else:
+        elif autoplay is None:
             rows = [first, about, message, state, *keys]
+        else:  # a driver's lines are long (a map's path, the search agent's figures): wrap
+            width = panel.cols - 1
+            rows = [first, *_wrapped(about, width), *_wrapped(message, width), state, *keys]
         for offset, text in enumerate(rows[: panel.rows]):
             self._text_at(panel.row + offset, panel.col, text, 0, panel.cols - 1)
 
@@ -294,6 +298,12 @@ def _help(session: Session) -> tuple[tuple[str, ...], str]:
         tuple(row.format(restart=restart) for row in DRIVEN_HELP),
         DRIVEN_SHORT_HELP.format(restart=restart),
     )
+
+
+def _wrapped(text: str, width: int, lines: int = 2) -> list[str]:
+    """``text`` on exactly ``lines`` rows of at most ``width`` columns (the rest cut)."""
+    rows = textwrap.wrap(text, max(1, width))[:lines]
+    return rows + [""] * (lines - len(rows))
 
 
 def _guesses(session: Session) -> str:
