@@ -57,10 +57,12 @@ def test_nothing_imports_the_agents_under_the_folder_name():
     assert offenders == []
 
 
-def test_the_agents_add_evaluate_guess_and_train_to_the_command_line():
+def test_the_agents_add_their_commands_to_the_command_line():
     commands = {e.name: e.value for e in entry_points(group="semiautomines.commands")}
     assert commands == {
         "evaluate": "semiautomines_agents.commands.evaluate",
         "guess": "semiautomines_agents.commands.guess",
+        "replay": "semiautomines_agents.commands.replay",
         "train": "semiautomines_agents.commands.train",
+        "watch": "semiautomines_agents.commands.watch",
     }

@@ -47,7 +47,7 @@ class XtermScreen(pyte.Screen):
 
 
 class Terminal:
-    """``semiautomines play ARGS`` running in a ``cols`` x ``lines`` pty."""
+    """``semiautomines COMMAND ARGS`` (``play`` by default) in a ``cols`` x ``lines`` pty."""
 
     def __init__(
         self,
@@ -56,6 +56,7 @@ class Terminal:
         cols: int = 80,
         term: str = "xterm-256color",
         timeout: float = 15.0,
+        command: str = "play",
     ):
         self.lines, self.cols, self.term, self.timeout = lines, cols, term, timeout
         self.screen = XtermScreen(cols, lines)
@@ -65,13 +66,13 @@ class Terminal:
         env = {k: v for k, v in os.environ.items() if k not in ("LINES", "COLUMNS")}
         env["TERM"] = term
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
-        command = [sys.executable, "-m", "minesweep_env.cli.main", "play", *args]
+        argv = [sys.executable, "-m", "minesweep_env.cli.main", command, *args]
         pid, fd = pty.fork()
         if pid == 0:  # the child: a terminal of the asked size, then the program
             try:
                 _set_size(0, lines, cols)
                 os.chdir(ROOT)
-                os.execvpe(command[0], command, env)
+                os.execvpe(argv[0], argv, env)
             finally:
                 os._exit(127)
         self.pid, self.fd = pid, fd

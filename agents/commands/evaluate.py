@@ -34,6 +34,7 @@ from ..evaluation import (
     paired_table,
     write_run,
 )
+from ..evaluation.saved_games import write_saved_games
 from ..model_files import TRUST_RISK, is_sb3_zip
 
 DEFAULT_AGENTS = "random,greedy,ppo"
@@ -64,7 +65,8 @@ row (a suite); "none" for no map. Default: the repository's maps/ folder.
 The first click on a map is the agent's unless NAME.start beside it fixes it (no-guess
 maps). A deterministic agent plays each map once; others play --games games per map row.
 Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
-results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json.
+results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json;
+with --save-games also games.jsonl (every game's layout and moves, for `replay`).
 With --baseline, rows also carry the paired difference against that agent on the same
 games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C keeps the partial results.
 """
@@ -151,6 +153,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="AGENT",
         help="also report every agent's paired difference in win rate against AGENT on "
         "the same games, with a 95%% interval (AGENT is played too if not in --agents)",
+    )
+    parser.add_argument(
+        "--save-games",
+        action="store_true",
+        help="also keep every game (layout, first click, moves) in games.jsonl, for "
+        "`semiautomines replay RUN_FOLDER --game K`",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -282,7 +290,14 @@ def run(args: argparse.Namespace) -> int:
     targets = _targets(args)
     args.model_given = args.model is not None  # the shipped default needs no --model to replay
     descriptions = _load_ppo(args, agents)
-    settings = Settings(args.rule_set, args.first_click, args.seed, args.model, args.trust_model)
+    settings = Settings(
+        args.rule_set,
+        args.first_click,
+        args.seed,
+        args.model,
+        args.trust_model,
+        save_games=args.save_games,
+    )
     try:
         folder = new_run_folder(args.out)
     except OSError as error:
@@ -302,6 +317,8 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline is not None:
         add_paired_columns(run_result.rows, run_result.records, args.baseline)
     paths = write_run(run_result, folder, command)
+    if args.save_games:
+        paths["saved_games"] = write_saved_games(run_result, folder)
     if run_result.rows:
         print(markdown_table(run_result.rows))
         if args.baseline is not None:

@@ -19,6 +19,7 @@ from minesweep_env import STANDARD_BOARDS
 from minesweep_env.envs import ENV_ID
 
 from ..base import Agent
+from .saved_games import record_games
 from .stats import GameRecord
 from .targets import Target
 
@@ -34,6 +35,8 @@ class Settings:
     """The PPO model file; ``None`` for the shipped default."""
     trust_model: bool = False
     """Whether ``model`` may be a stable-baselines3 zip (``--trust-model``)."""
+    save_games: bool = False
+    """Whether each record carries its game, to replay (``--save-games``)."""
 
 
 @dataclass(frozen=True)
@@ -148,4 +151,6 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
     env_key = (chunk.target.name, agent.obs_mode, chunk.settings)
     if env_key not in _ENVS:
         _ENVS[env_key] = make_env(chunk.target, chunk.settings, agent.obs_mode)
+    if chunk.settings.save_games:
+        return record_games(_ENVS[env_key], agent, chunk, play_game)
     return [play_game(_ENVS[env_key], agent, chunk, index) for index in chunk.indices]

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .saved_games import SavedGame
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -45,6 +49,8 @@ class GameRecord:
     """Time spent playing it (env steps and the agent's decisions)."""
     invalid: bool = False
     """The agent chose an invalid action (the game was stopped and counts as lost)."""
+    saved: SavedGame | None = None
+    """The layout and moves, to replay the game (``evaluate --save-games`` only)."""
 
 
 def summarise(records: list[GameRecord]) -> dict[str, float | int]:

@@ -187,16 +187,24 @@ class BoardPainter:
         codes = self.tile_codes(game, won)
         height, width = codes.shape
         board = self.tiles[codes].transpose(0, 2, 1, 3, 4).reshape(height * s, width * s, 3)
-        canvas_width = max(width * s, 160)
-        picture = np.empty((self.header + height * s, canvas_width, 3), dtype=np.uint8)
+        picture = np.empty((self.header + height * s, self._canvas_width(width), 3), dtype=np.uint8)
         picture[:] = GREY
-        left = (canvas_width - width * s) // 2
-        picture[self.header :, left : left + width * s] = board
+        top, left = self.cell_origin(0, 0, width)
+        picture[top:, left : left + width * s] = board
         state = GameState.WON if won else game.state
         # At a win every covered cell shows a flag, so the counter shows none left.
         mines_left = 0 if state is GameState.WON else game.mines_left
         self._paint_header(picture[: self.header], mines_left, game.guesses, state)
         return picture
+
+    def _canvas_width(self, width: int) -> int:
+        return max(width * self.cell, 160)
+
+    def cell_origin(self, x: int, y: int, width: int) -> tuple[int, int]:
+        """(row, column) of the top-left pixel of cell (x, y) on a ``width``-cell board's
+        picture (to mark a cell on it, as the GIF of a watched game marks each guess)."""
+        left = (self._canvas_width(width) - width * self.cell) // 2
+        return self.header + y * self.cell, left + x * self.cell
 
     def _paint_header(self, band: np.ndarray, mines_left: int, guesses: int, state: GameState):
         band[-3:] = SHADOW

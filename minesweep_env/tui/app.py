@@ -51,14 +51,17 @@ class Mouse:
 Event = int | Mouse
 
 
-def play(spec: GameSpec, animate: bool = True) -> str | None:
+def play(spec: GameSpec, animate: bool = True, app: type[App] | None = None) -> str | None:
     """Run the game until the player quits; returns an error message or ``None``.
 
     The terminal is restored before this returns, whatever happened.
+
+    :param app: the input loop (default :class:`App`, a person playing; a driven
+        game passes :class:`~.driven.DrivenApp`).
     """
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return curses.wrapper(_main, spec, animate)
+        return curses.wrapper(_main, spec, animate, app or App)
     except curses.error as error:  # no terminfo entry for $TERM, or no terminal at all
         term = os.environ.get("TERM", "")
         return f"cannot drive the terminal (TERM={term!r}): {error}"
@@ -76,7 +79,7 @@ def _write(data: bytes) -> None:
         os.write(sys.stdout.fileno(), data)
 
 
-def _main(window: curses.window, spec: GameSpec, animate: bool) -> str | None:
+def _main(window: curses.window, spec: GameSpec, animate: bool, app: type[App]) -> str | None:
     if not curses.tigetstr("cup"):
         return f"the terminal (TERM={os.environ.get('TERM', '')!r}) cannot move its cursor"
     lines, cols = window.getmaxyx()
@@ -98,7 +101,7 @@ def _main(window: curses.window, spec: GameSpec, animate: bool) -> str | None:
     window.refresh()
     _write(MOTION_ON)
     try:
-        App(window, Session(spec, lines, cols, animate)).run()
+        app(window, Session(spec, lines, cols, animate)).run()
     finally:
         _write(MOTION_OFF)  # before curses' own clean-up switches its mouse modes off
     return None
@@ -123,6 +126,7 @@ class App:
     def run(self) -> None:
         while True:
             self.session.poll_odds()
+            self.tick()
             self.painter.paint(self.session)
             event = self.pending.popleft() if self.pending else self._read()
             if event is None:
@@ -130,6 +134,9 @@ class App:
             if event in (ord("q"), ord("Q")):
                 return
             self._handle(event)
+
+    def tick(self) -> None:  # noqa: B027 (a hook: a person's game has nothing to do here)
+        """Called every turn of the loop before the frame is painted (a driver plays here)."""
 
     def _read(self) -> Event | None:
         key = self.window.getch()
@@ -194,7 +201,7 @@ class App:
 
     def _mouse(self, mouse: Mouse) -> None:
         session = self.session
-        if mouse.buttons & _LEFT and on_smiley(mouse.row, mouse.col, session.width):
+        if is_left_click(mouse) and on_smiley(mouse.row, mouse.col, session.width):
             self._new_game()
             return
         cell = cell_at(mouse.row, mouse.col, session.width, session.height)
@@ -224,6 +231,10 @@ class App:
         finally:
             self.session.catch_up()
             self.window.timeout(IDLE_MS)
+
+
+def is_left_click(mouse: Mouse) -> bool:
+    return bool(mouse.buttons & _LEFT)
 
 
 def _is_motion(event: Event) -> bool:

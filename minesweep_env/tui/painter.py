@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import textwrap
 
 import numpy as np
 
@@ -31,6 +32,17 @@ HELP = (
     "q  quit",
 )
 SHORT_HELP = "click/space probe  f flag  p odds  h hint  r new  ? help  q quit"
+DRIVEN_HELP = (
+    "space  pause, play on",
+    "right  next guess",
+    "left  take one back",
+    "p  odds overlay",
+    "a  animation on/off",
+    "r, smiley  {restart}",
+    "?  this help",
+    "q  quit",
+)
+DRIVEN_SHORT_HELP = "space pause  right/left step  p odds  r {restart}  q quit"
 
 # Colour pairs 1..12 are the IOCCC program's, in its order.
 _IOCCC_PAIRS = (
@@ -158,13 +170,14 @@ class Painter:
             return
         self._help_drawn = True
         self._drawn = None
+        who = "You guess" if session.autoplay is None else "The player guesses"
         rows = [
             "Semi-automatic Minesweeper",
             "",
-            "You guess; the rule set opens",
+            f"{who}; the rule set opens",
             f"what it proves ({session.spec.rule_set}).",
             "",
-            *HELP,
+            *_help(session)[0],
         ]
         width = max(len(r) for r in rows) + 4
         top = max(1, (lines - len(rows) - 2) // 2)
@@ -230,7 +243,9 @@ class Painter:
         """
         field_cols = max(session.width * 2, MIN_STATUS_WIDTH)
         red = self.palette.pair(7)
-        counter = max(-99, min(999, session.game.mines_left))
+        # At a win every covered cell shows a flag (see looks), so no mine is left to find.
+        won = session.state is GameState.WON and not session.animating
+        counter = 0 if won else max(-99, min(999, session.game.mines_left))
         self._text_at(0, 0, f"{counter:03d}", red, 3)
         smiley = smiley_column(session.width)
         face = SMILEYS[GameState.PLAYING if session.animating else session.state]
@@ -253,19 +268,42 @@ class Painter:
             return
         guesses_shown, message_shown = shown
         message = "" if message_shown else session.cursor_odds() or session.message
-        if panel.col == 0:  # below the field: two short lines
-            first = "" if guesses_shown else _guesses(session)
-            rows = [f"{first}   {message}".strip(), SHORT_HELP]
-        else:
-            rows = [
-                "" if guesses_shown else _guesses(session),
-                f"rule set {session.spec.rule_set}",
-                message,
-                "",
-                *HELP,
-            ]
+        keys, short_keys = _help(session)
+        autoplay = session.autoplay
+        first = "" if guesses_shown else _guesses(session)
+        if autoplay is None:
+            about, state = f"rule set {session.spec.rule_set}", ""
+        else:  # who plays what, and whether the play is paused
+            about, state = autoplay.driver.title(len(autoplay.played)), autoplay.state()
+        if panel.col == 0:  # below the field: short lines
+            rows = [f"{first}   {message}".strip(), short_keys]
+            if autoplay is not None:
+                rows[1:1] = [about, state]
+        elif autoplay is None:
+            rows = [first, about, message, state, *keys]
+        else:  # a driver's lines are long (a map's path, the search agent's figures): wrap
+            width = panel.cols - 1
+            rows = [first, *_wrapped(about, width), *_wrapped(message, width), state, *keys]
         for offset, text in enumerate(rows[: panel.rows]):
             self._text_at(panel.row + offset, panel.col, text, 0, panel.cols - 1)
+
+
+def _help(session: Session) -> tuple[tuple[str, ...], str]:
+    """The key help (long and one-line) for who plays: a person, or a driver."""
+    driver = session.spec.driver
+    if driver is None:
+        return HELP, SHORT_HELP
+    restart = driver.restart_label
+    return (
+        tuple(row.format(restart=restart) for row in DRIVEN_HELP),
+        DRIVEN_SHORT_HELP.format(restart=restart),
+    )
+
+
+def _wrapped(text: str, width: int, lines: int = 2) -> list[str]:
+    """``text`` on exactly ``lines`` rows of at most ``width`` columns (the rest cut)."""
+    rows = textwrap.wrap(text, max(1, width))[:lines]
+    return rows + [""] * (lines - len(rows))
 
 
 def _guesses(session: Session) -> str:

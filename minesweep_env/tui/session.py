@@ -20,6 +20,8 @@ from ..core.layout import MineLayout
 from ..core.minefield import GameState
 from ..game import Game
 from ..solver.registry import get_rule_set
+from .autoplay import Autoplay
+from .driver import Driver, Guess, InvalidGuess, check_guess
 from .geometry import terminal_field_size
 from .probability_worker import Advisor, ProbabilityWorker
 from .solver_steps import SolverSteps, chunked, reveal_order
@@ -34,7 +36,9 @@ class GameSpec:
 
     Exactly one of: ``layout`` (a map; every restart replays it), ``size``
     (width, height, mines; a new random layout each time), or neither (fill the
-    terminal, a fifth of the cells mines, re-fitted on every restart).
+    terminal, a fifth of the cells mines, re-fitted on every restart). With a
+    ``driver`` the games are the driver's and ``size`` only says how large they
+    are (for the terminal check).
     """
 
     rule_set: str = "endoh"
@@ -48,10 +52,16 @@ class GameSpec:
     """Who the ``h`` key asks (``semiautomines play`` passes the search agent when the
     agents package is installed); ``None``: the safest cell."""
     advisor_name: str = "safest"
+    driver: Driver | None = None
+    """Who guesses instead of the person (``watch``, ``replay``); ``None``: the person."""
+    delay: float = 0.5
+    """Seconds between a driver's guesses."""
+    start_paused: bool = False
+    """Whether a driven game waits for the arrow keys from the start (``replay``)."""
 
     @property
     def fills_terminal(self) -> bool:
-        return self.layout is None and self.size is None
+        return self.layout is None and self.size is None and self.driver is None
 
 
 @dataclass
@@ -79,19 +89,34 @@ class Session:
         self.help_shown = False
         self.cursor_shown = False
         self.probability_worker = ProbabilityWorker(spec.advisor)
+        self.autoplay: Autoplay | None = None
+        """The pace of the driver's guesses, when a driver plays."""
+        if spec.driver is not None:
+            self.autoplay = Autoplay(spec.driver, spec.delay, spec.start_paused)
         self.new_game(lines, cols)
 
     # -- games -------------------------------------------------------------------------
     def new_game(self, lines: int, cols: int) -> None:
-        """Start over: the same map, or a fresh layout (re-fitted to the terminal)."""
+        """Start over: the same map, a fresh layout (re-fitted to the terminal), or the
+        driver's game."""
+        self._start(self._make_game(lines, cols))
+        if self.autoplay is not None:
+            self.autoplay.start_game(time.monotonic())
+
+    def _make_game(self, lines: int, cols: int) -> Game:
         spec = self.spec
+        if spec.driver is not None:
+            return spec.driver.game()
         if spec.layout is not None:
             layout = spec.layout
         else:
             width, height, mines = spec.size or terminal_field_size(lines, cols)
             layout = MineLayout.random(width, height, mines, self.rng)
         rule_set = get_rule_set(spec.rule_set)
-        self.game = Game(layout, rule_set, spec.first_click, self.rng, spec.win_rule)
+        return Game(layout, rule_set, spec.first_click, self.rng, spec.win_rule)
+
+    def _start(self, game: Game) -> None:
+        self.game = game
         self.solver_steps = SolverSteps(self.game)
         self.shown = self.game.view.copy()
         self.hand_flags: set[int] = set()
@@ -156,6 +181,40 @@ class Session:
         else:
             self.hand_flags.discard(index)
         return self._finish_move(before, (x, y))
+
+    def play_guess(self, guess: Guess) -> Move:
+        """Play a driver's guess; its note goes on the status line. An invalid guess
+        stops the driven game (as the evaluation harness stops it)."""
+        try:
+            check_guess(self.game, guess)
+        except InvalidGuess as error:
+            self.message = f"invalid guess {error}: the game stops here"
+            if self.autoplay is not None:
+                self.autoplay.finished, self.autoplay.error = True, self.message
+            return Move()
+        move = self.probe(*guess.cell)
+        self.message = guess.note or str(guess.cell)  # the outcome waits for the animation
+        return move
+
+    def show_outcome(self, guess: Guess) -> None:
+        """After a guess has been shown: its note, and how the game ended if it did."""
+        ending = {GameState.WON: "won!", GameState.LOST: "boom."}.get(self.state)
+        self.message = " - ".join(part for part in (guess.note or str(guess.cell), ending) if part)
+
+    def rewind(self, guesses: list[Guess]) -> None:
+        """The driver's game again with only ``guesses`` played, shown at once (a guess
+        taken back)."""
+        assert self.spec.driver is not None
+        self._start(self.spec.driver.game())
+        animate, self.animate = self.animate, False
+        try:
+            for guess in guesses:
+                self.play_guess(guess)
+                self.show_outcome(guess)
+        finally:
+            self.animate = animate
+        if not guesses:
+            self.message = "taken back to the start"
 
     def _finish_move(self, before: np.ndarray, origin: tuple[int, int]) -> Move:
         after = self.game.view.copy()
@@ -255,6 +314,8 @@ class Session:
         x, y = self.cursor
         if probabilities is None or not self.overlay or self.cursor == self.hint:
             return ""
+        if self.autoplay is not None and not self.cursor_shown:
+            return ""  # a watcher reads the guess's note, unless pointing at a cell
         value = probabilities[y, x]
         if np.isnan(value):
             return ""

@@ -1,0 +1,130 @@
+"""``semiautomines replay``: a game ``evaluate --save-games`` kept, move by move on the terminal.
+
+The screen is ``play``'s; the guesses are the recorded ones. It starts paused:
+the right arrow plays the next guess (the auto-solver animates as in ``play``),
+the left arrow takes one back, space plays on by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from minesweep_env.cli.errors import CliError
+from minesweep_env.tui import GameSpec, watch
+
+from ..evaluation.saved_games import GAMES_FILE, Played, SavedGamesError, load_saved_games
+from ..watching import RecordDriver
+from ..watching.film import write_film
+from .watch import DEFAULT_DELAY, check_delay, check_terminal
+
+EXAMPLES = f"""\
+examples:
+  semiautomines evaluate --agents greedy,search --boards expert --games 100 --save-games
+  semiautomines replay results/run-20261123-201500 --game 17 --agent search
+  semiautomines replay results/run-20261123-201500 --game 17 --agent greedy --gif g17.gif
+
+RUN_FOLDER is a folder evaluate wrote with --save-games ({GAMES_FILE}). --agent and
+--board choose among its games when it holds several agents or boards; K is the
+game's number, as in games.csv.
+
+keys: right arrow next guess, left arrow one back, space plays on by itself (and
+pauses), p odds overlay, a animation on/off, r start over, q quit.
+
+exit status: 0, or 2 for a bad run folder, agent, board or game number (one line on stderr).
+"""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a game an evaluation saved, step by step in the terminal",
+        description="Replay one game of an `evaluate --save-games` run on the terminal "
+        "game's screen, guess by guess with the arrow keys.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("run_folder", metavar="RUN_FOLDER", help="a run folder of evaluate")
+    parser.add_argument("--game", type=int, required=True, metavar="K", help="the game number")
+    parser.add_argument("--agent", help="whose game (needed when the run has several agents)")
+    parser.add_argument("--board", help="which board or map (when the run has several)")
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"pause between guesses once space plays on (default {DEFAULT_DELAY})",
+    )
+    parser.add_argument(
+        "--animate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="show the auto-solver step by step (default) or its result at once",
+    )
+    parser.add_argument(
+        "--gif", metavar="FILE", help="write the game as an animated GIF instead (no terminal)"
+    )
+    parser.set_defaults(func=run)
+
+
+def _choose(values: list[str], given: str | None, what: str, folder: str) -> str:
+    """The agent or board asked for, or the only one there is."""
+    known = list(dict.fromkeys(values))
+    if given is not None:
+        if given not in known:
+            raise CliError(f"{folder}: no games of {what} {given!r}; it has {', '.join(known)}")
+        return given
+    if len(known) > 1:
+        raise CliError(
+            f"{folder}: games of several {what}s ({', '.join(known)}): choose one with --{what}"
+        )
+    return known[0]
+
+
+def find_game(folder: str, game: int, agent: str | None, board: str | None) -> Played:
+    """The saved game asked for.
+
+    :raises CliError: one line naming what is missing and what there is.
+    """
+    try:
+        played = load_saved_games(folder)
+    except SavedGamesError as error:
+        raise CliError(str(error)) from None
+    if not played:
+        raise CliError(f"{folder}: {GAMES_FILE} holds no games")
+    agent = _choose([p.agent for p in played], agent, "agent", folder)
+    played = [p for p in played if p.agent == agent]
+    board = _choose([p.board for p in played], board, "board", folder)
+    played = [p for p in played if p.board == board]
+    for candidate in played:
+        if candidate.record.index == game:
+            return candidate
+    numbers = sorted(p.record.index for p in played)
+    span = f"{numbers[0]}..{numbers[-1]}" if numbers[-1] - numbers[0] + 1 == len(numbers) else ""
+    listed = span or ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
+    raise CliError(f"{folder}: no game {game} of {agent} on {board}; games: {listed}")
+
+
+def run(args: argparse.Namespace) -> int:
+    check_delay(args.delay)
+    played = find_game(args.run_folder, args.game, args.agent, args.board)
+    try:
+        driver = RecordDriver(played)
+        width, height = driver.game().width, driver.game().height
+    except ValueError as error:  # a rule set this installation does not know
+        raise CliError(f"{args.run_folder}: {error}") from None
+    if args.gif is not None:
+        print(write_film(driver, args.gif))
+        return 0
+    check_terminal(width, height)
+    spec = GameSpec(
+        rule_set=played.rule_set,
+        first_click=played.first_click,
+        size=(width, height, int(played.saved.mines.sum())),
+        driver=driver,
+        delay=args.delay,
+        start_paused=True,
+    )
+    problem = watch(spec, animate=args.animate)
+    if problem is not None:
+        raise CliError(problem)
+    return 0
