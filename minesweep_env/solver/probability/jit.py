@@ -59,7 +59,10 @@ from ...core.board import Board
 FastPath = Callable[[Board, "int | None"], "np.ndarray | None"]
 """:func:`.fast.fast_mine_probabilities`'s shape."""
 
-KERNEL_SOURCES = ("kernels.py",)
+ProofPath = Callable[[Board], "tuple[set[int], set[int], np.ndarray | None] | None"]
+""":func:`.fast.complete_proof`'s shape."""
+
+KERNEL_SOURCES = ("kernels.py", "proof_kernels.py")
 """The files, next to this one, whose code numba compiles and caches."""
 
 RECHECK = 5.0
@@ -160,6 +163,7 @@ class _Readiness:
 
     def __init__(self) -> None:
         self.fast: FastPath | None = None
+        self.proof: ProofPath | None = None
         self.final = False  # the exact engine answers for the rest of this process
         self.next_look = 0.0
         self.key: dict | None = None
@@ -194,6 +198,7 @@ class _Readiness:
         from . import fast
 
         fast.load_kernels()
+        self.proof = fast.complete_proof
         self.fast = fast.fast_mine_probabilities
 
     def compile_here(self) -> None:
@@ -301,6 +306,12 @@ def fast_path() -> FastPath | None:
     return state.fast
 
 
+def proof_path() -> ProofPath | None:
+    """``complete``'s compiled proof (:func:`.fast.complete_proof`) when :func:`fast_path`
+    answers, else ``None`` (the exact path proves)."""
+    return _readiness.proof if fast_path() is not None else None
+
+
 def reset() -> None:
     """Forget this process's decision (tests; the loaded kernels stay in memory)."""
     global _readiness
@@ -316,6 +327,7 @@ __all__ = [
     "fast_path",
     "marker_path",
     "marker_ready",
+    "proof_path",
     "read_marker",
     "write_marker",
 ]

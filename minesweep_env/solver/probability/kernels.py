@@ -558,8 +558,11 @@ def _fill_ratios(off, left, t_low, t_high):
 
 
 @njit(cache=True)
-def _combine_with_total(layouts, low, high, mine, free, group_start, order, off, left, p_group):
-    """Group probabilities with the total known; returns (ok, off-frontier probability)."""
+def _combine_with_total(layouts, low, high, mine, free, group_start, order, off, left, w_mine,
+                        w_free):
+    """Group weights with the total known, of the layouts with (``w_mine``) and without
+    (``w_free``) a mine on one cell of each group, the off-frontier cells' at the end;
+    returns whether they are usable."""
     components = len(low)
     t_low = 0
     t_high = 0
@@ -596,7 +599,7 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
             w1 += weight * mines_off
             w0 += weight * (off - mines_off)
     if not total > 0.0 or not np.isfinite(total):
-        return False, np.nan
+        return False
     others = np.zeros(spread + 1)
     rest = np.zeros(spread + 1)
     before = 0
@@ -617,10 +620,13 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
                 a += mine[g, low[c] + m] * rest[m]
                 b += free[g, low[c] + m] * rest[m]
             if not a + b > 0.0:
-                return False, np.nan
-            p_group[g] = a / (a + b)
+                return False
+            w_mine[g] = a
+            w_free[g] = b
         before += widths[c]
-    return True, (w1 / (w1 + w0) if off > 0 else np.nan)
+    w_mine[len(w_mine) - 1] = w1
+    w_free[len(w_free) - 1] = w0
+    return True
 
 
 @njit(cache=True)
@@ -656,24 +662,25 @@ def _merge_ties(values, count):
 
 
 @njit(cache=True)
-def mine_probabilities_into(grid, total, out):
-    """Write the mine probability of every cell of ``grid`` into ``out`` (same shape).
+def weigh_groups(flat, height, width, total, result):
+    """The counting part of :func:`mine_probabilities_into`: per group of interchangeable
+    cells the float weights of the layouts with and without a mine on one of its cells.
 
-    :param grid: C-contiguous int8 (H, W) view codes.
-    :param total: the board's mine total (flags included), or -1 when unknown.
-    :returns: :data:`OK`, or :data:`DEFER` when the exact engine must answer.
+    :param result: float64 flat (H * W): NaN written on every cell, 0 on known-safe ones.
+    :returns: (ok, cells, start, off, w_mine, w_free): the frontier cells with group
+        ``g`` at ``cells[start[g]:start[g + 1]]``, the off-frontier cells, and the weights
+        (entry ``len(start) - 1`` is the off-frontier cells', set only when ``total >= 0``
+        and there are any). ``ok`` is False when the exact engine must answer.
     """
-    height, width = grid.shape
-    flat = grid.reshape(height * width)
-    result = out.reshape(height * width)
+    empty = np.empty(0, np.int64)
     ok, constraint_at, needs, constraint_count, flags = _read_constraints(
         flat, height, width, result
     )
     if not ok:
-        return DEFER
+        return False, empty, empty, empty, np.empty(0), np.empty(0)
     left = total - flags
     if total >= 0 and left < 0:
-        return DEFER
+        return False, empty, empty, empty, np.empty(0), np.empty(0)
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
     group_count = len(touch_count)
@@ -701,13 +708,15 @@ def mine_probabilities_into(grid, total, out):
     )
     low = np.empty(components, np.int64)
     high = np.empty(components, np.int64)
+    w_mine = np.zeros(group_count + 1)
+    w_free = np.zeros(group_count + 1)
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
         if not _count_component(
             members, sizes, touches, touch_count, needs, by_start, by_members, scratch,
             span - 1, layouts[c], mine, free,
         ):
-            return DEFER
+            return False, cells, start, off, w_mine, w_free
         low[c] = span
         high[c] = -1
         largest = 0.0
@@ -717,7 +726,7 @@ def mine_probabilities_into(grid, total, out):
                 high[c] = k
                 largest = max(largest, layouts[c, k])
         if high[c] < 0 or not np.isfinite(largest):
-            return DEFER
+            return False, cells, start, off, w_mine, w_free
         # One scale per component keeps the products of many components in range.
         # Loops, not array expressions: those compile far slower (shape checks).
         for k in range(span):
@@ -727,27 +736,54 @@ def mine_probabilities_into(grid, total, out):
                 mine[g, k] /= largest
                 free[g, k] /= largest
                 if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
-                    return DEFER
-    p_group = np.empty(group_count + 1)
+                    return False, cells, start, off, w_mine, w_free
     if total >= 0:
-        ok, p_off = _combine_with_total(
-            layouts, low, high, mine, free, group_start, order, len(off), left, p_group
+        ok = _combine_with_total(
+            layouts, low, high, mine, free, group_start, order, len(off), left, w_mine, w_free
         )
         if not ok:
-            return DEFER
+            return False, cells, start, off, w_mine, w_free
     else:
-        p_off = np.nan
         for g in range(group_count):
             a = b = 0.0
             for k in range(span):
                 a += mine[g, k]
                 b += free[g, k]
-            p_group[g] = a / (a + b)
-    p_group[group_count] = p_off
+            w_mine[g] = a
+            w_free[g] = b
+    return True, cells, start, off, w_mine, w_free
+
+
+@njit(cache=True)
+def write_probabilities(result, total, cells, start, off, w_mine, w_free):
+    """Each group's probability ``w1 / (w1 + w0)``, ties merged, written on its cells."""
+    group_count = len(start) - 1
+    p_group = np.empty(group_count + 1)
+    for g in range(group_count):
+        p_group[g] = w_mine[g] / (w_mine[g] + w_free[g])
+    w1, w0 = w_mine[group_count], w_free[group_count]
+    p_group[group_count] = w1 / (w1 + w0) if total >= 0 and len(off) > 0 else np.nan
     _merge_ties(p_group, group_count + 1)
     for g in range(group_count):
         for f in range(start[g], start[g + 1]):
             result[cells[f]] = p_group[g]
     for i in off:
         result[i] = p_group[group_count]
+
+
+@njit(cache=True)
+def mine_probabilities_into(grid, total, out):
+    """Write the mine probability of every cell of ``grid`` into ``out`` (same shape).
+
+    :param grid: C-contiguous int8 (H, W) view codes.
+    :param total: the board's mine total (flags included), or -1 when unknown.
+    :returns: :data:`OK`, or :data:`DEFER` when the exact engine must answer.
+    """
+    height, width = grid.shape
+    flat = grid.reshape(height * width)
+    result = out.reshape(height * width)
+    ok, cells, start, off, w_mine, w_free = weigh_groups(flat, height, width, total, result)
+    if not ok:
+        return DEFER
+    write_probabilities(result, total, cells, start, off, w_mine, w_free)
     return OK

@@ -40,6 +40,29 @@ def _check(fast_mine_probabilities: jit.FastPath) -> None:
             raise RuntimeError(f"compiled kernel disagrees with the exact engine: {fast} {exact}")
 
 
+def _check_proof(complete_proof: jit.ProofPath) -> None:
+    """The compiled proof of ``complete`` is the Python path's, along a whole game."""
+    from ...core.layout import MineLayout
+    from ...core.minefield import GameState, Minefield
+    from ..rules.complete import Complete
+
+    rng = np.random.default_rng(11)
+    field = Minefield(MineLayout.random(16, 16, 40, rng), first_click="safe", rng=rng)
+    field.probe(8, 8)
+    exact = Complete()
+    while field.state is GameState.PLAYING:
+        board = field.board()
+        answer = complete_proof(board)
+        want = exact._prove_exactly(board)
+        if answer is None or (answer[0], answer[1]) != (want.safe, want.mines):
+            raise RuntimeError(f"compiled proof disagrees with the Python one on {board.rows()}")
+        if not want.safe and not want.mines:
+            break
+        for index in want.mines:
+            field.set_flag(index % 16, index // 16)
+        field.open_safe(want.safe)
+
+
 def compile_and_mark(key: dict) -> str | None:
     """Load or compile the kernels in this process, check them, write the marker.
 
@@ -50,6 +73,7 @@ def compile_and_mark(key: dict) -> str | None:
 
         fast.load_kernels()
         _check(fast.fast_mine_probabilities)
+        _check_proof(fast.complete_proof)
         index = fast.cache_index()
         if index is None or not os.path.exists(index):
             raise RuntimeError(f"numba wrote no cache index (looked for {index})")
