@@ -86,6 +86,9 @@ def test_the_auto_solvers_positions_agree_with_the_reference(seed: int, size) ->
             _assert_agrees(board)
             return super().prove(board)
 
+        def play_out(self, minefield):
+            return None  # round by round: every position comes to prove
+
     for _ in range(3):
         game = Game(MineLayout.random(width, height, mines, rng), Checked(), "safe", seed=seed)
         while game.state == "playing":
@@ -93,6 +96,53 @@ def test_the_auto_solvers_positions_agree_with_the_reference(seed: int, size) ->
             cell = int(covered[rng.integers(len(covered))])
             game.probe(cell % width, cell // width)
     assert seen
+
+
+class _RoundByRound(Complete):
+    def play_out(self, minefield):
+        return None
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)]),
+    st.sampled_from(["safe-cells-opened", "nothing-covered"]),
+)
+def test_the_compiled_auto_solver_plays_as_round_by_round(seed: int, size, win_rule) -> None:
+    """One compiled call per probe leaves every game where the rounds of ``prove`` do."""
+    width, height, mines = size
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        layout = MineLayout.random(width, height, mines, rng)
+        fast_game = Game(layout, "complete", "safe", seed=seed, win_rule=win_rule)
+        slow_game = Game(layout, _RoundByRound(), "safe", seed=seed, win_rule=win_rule)
+        while fast_game.state == "playing":
+            covered = np.flatnonzero(fast_game.view.reshape(-1) == COVERED)
+            cell = int(covered[rng.integers(len(covered))])
+            fast_game.probe(cell % width, cell // width)
+            slow_game.probe(cell % width, cell // width)
+            assert np.array_equal(fast_game.view, slow_game.view)
+            assert fast_game.state == slow_game.state
+            assert fast_game.minefield.safe_cells_left == slow_game.minefield.safe_cells_left
+            assert sorted(fast_game.last_opened) == sorted(slow_game.last_opened)
+            assert sorted(fast_game.last_flagged) == sorted(slow_game.last_flagged)
+            assert len(fast_game.last_opened) == len(set(fast_game.last_opened))
+        assert slow_game.state == fast_game.state
+
+
+def test_a_wrong_flag_is_played_by_the_python_path() -> None:
+    """A person's flag on a safe cell: the proof that trusts it loses, as round by round."""
+    rng = np.random.default_rng(4)
+    layout = MineLayout.random(9, 9, 10, rng)
+    safe = np.flatnonzero(~layout.mines.reshape(-1))
+    games = [Game(layout, rule, "safe", seed=0) for rule in ("complete", _RoundByRound())]
+    for game in games:
+        cell = int(safe[-1])
+        game.toggle_flag(cell % 9, cell // 9)
+        game.probe(int(safe[0]) % 9, int(safe[0]) // 9)
+    assert np.array_equal(games[0].view, games[1].view)
+    assert games[0].state == games[1].state
 
 
 def test_counts_a_float_holds_only_scaled_still_decide_exactly() -> None:
@@ -136,7 +186,7 @@ def test_inconsistent_positions_raise_the_python_paths_error(rows, total) -> Non
 
 def test_the_python_path_agrees_with_the_reference_on_a_game(monkeypatch) -> None:
     """With the kernels off (``SEMIAUTOMINES_NO_JIT``, or not compiled yet)."""
-    monkeypatch.setattr(jit, "proof_path", lambda: None)
+    monkeypatch.setattr(jit, "compiled", lambda: None)
     rng = np.random.default_rng(5)
     calls = 0
 
@@ -168,7 +218,7 @@ def test_settled_positions_hand_out_exact_weights_and_close_floats() -> None:
     board = game.minefield.board()
     weights = rule_set.known_weights(board)
     probabilities = rule_set.known_probabilities(board)
-    if jit.proof_path() is None:
+    if jit.compiled() is None:
         assert probabilities is None
     else:
         assert probabilities is not None

@@ -11,11 +11,12 @@ Every operation takes the whole batch in one call: the probes of all boards,
 then solver rounds in lockstep (each round asks every board still making
 progress for its rule set's proof, then flags and opens for all of them).
 Per-board Python is left where it cannot be batched: the rule sets'
-``prove``, the first-click policy (once per game) and new layouts; and
-inside :func:`open_cells`, a loop over the seeds written the way a compiled
-kernel (numba) would take it, so one can replace it without touching the
-callers. On expert with ``complete`` the rule sets take about 90% of a step
-(``benchmarks/vector_env_speed.py --profile expert``).
+``prove``, the first-click policy (once per game) and new layouts. Once the
+compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
+floods and, for boards whose rule set is ``complete``, every round of the
+auto-solver run compiled, all boards in one call
+(:mod:`minesweep_env.solver.probability.play_kernels`); :func:`open_cells` and the
+rounds below stay as the Python path, written the way the kernels take it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from ..core.first_click import FirstClick, protect_first_click
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
 from ..solver.base import RuleSet
+from ..solver.probability import jit
+from ..solver.rules.complete import Complete
 
 PLAYING, WON, LOST = 0, 1, 2
 """Codes of :attr:`BoardBatch.state`: the game's own verdict under the rule set's win rule."""
@@ -174,6 +177,18 @@ class BoardBatch:
         names a mine safe (the one way ``Minefield.open_safe`` loses).
         """
         active = boards[self.state[boards] == PLAYING]
+        compiled = jit.compiled()
+        if compiled is not None and len(active):
+            batched = np.array(
+                [
+                    isinstance(rules, Complete) and rules.plays_out_compiled()
+                    for rules in (rule_sets[board] for board in active.tolist())
+                ],
+                dtype=bool,
+            )
+            if batched.any():
+                deferred = self._play_out_compiled(compiled, active[batched], rule_sets)
+                active = np.sort(np.concatenate([active[~batched], deferred]))
         while len(active):
             mine_boards: list[int] = []
             mine_cells: list[int] = []
@@ -198,9 +213,62 @@ class BoardBatch:
             self._update_won(active)
             active = active[progress[active] & (self.state[active] == PLAYING)]
 
+    def _play_out_compiled(
+        self, compiled: jit.CompiledPaths, boards: np.ndarray, rule_sets: Sequence[RuleSet]
+    ) -> np.ndarray:
+        """``complete``'s auto-solver on ``boards`` in one compiled call; returns the boards
+        left to play round by round (a round the compiled proof hands back).
+
+        Each board's rule set learns the settled position's probabilities (for
+        ``info["mine_probability"]``), as its own ``play_out`` would have told it.
+        """
+        from ..solver.probability.proof_kernels import DEFER, FULL
+
+        boards = np.ascontiguousarray(boards, dtype=np.int64)
+        status = np.empty(len(boards), dtype=np.int8)
+        won = np.zeros(len(boards), dtype=bool)
+        probabilities = np.empty((len(boards), self.width * self.height))
+        compiled.play_out_many(
+            self.view,
+            self.mines.view(np.int8),
+            self.numbers,
+            boards,
+            self.mine_count,
+            self.win_rule is WinRule.NOTHING_COVERED,
+            self.safe_left,
+            self.height,
+            self.width,
+            probabilities,
+            status,
+            won,
+        )
+        self._update_won(boards)
+        shape = (self.height, self.width)
+        for k in np.flatnonzero((status == FULL) & ~won).tolist():
+            board = int(boards[k])
+            rules = rule_sets[board]
+            assert isinstance(rules, Complete)
+            rules.remember_settled(
+                self.view[board], int(self.mine_count[board]), probabilities[k].reshape(shape)
+            )
+        return boards[status == DEFER]
+
     def _open(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
         """Open ``cells[k]`` on ``boards[k]`` with their floods; returns the count per board."""
-        opened = open_cells(self.view, self.numbers, self._neighbours, boards, cells)
+        compiled = jit.compiled()
+        if compiled is None:
+            opened = open_cells(self.view, self.numbers, self._neighbours, boards, cells)
+        else:
+            opened = np.zeros(self.num_boards, dtype=np.int64)
+            compiled.open_many(
+                self.view,
+                self.numbers,
+                np.ascontiguousarray(boards, dtype=np.int64),
+                np.ascontiguousarray(cells, dtype=np.int64),
+                self.height,
+                self.width,
+                opened,
+            )
         self.safe_left -= opened
         return opened
 

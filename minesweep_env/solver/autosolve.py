@@ -31,6 +31,12 @@ def autosolve(
     """
     opened: list[int] = []
     flagged: list[int] = []
+    if observer is None:  # an observer watches every round: play them one by one
+        played = rule_set.play_out(minefield)
+        if played is not None:
+            opened, flagged, done = played
+            if done:
+                return opened, flagged
     view = minefield.view.reshape(-1)
     width = minefield.width
     while minefield.state is GameState.PLAYING:

@@ -164,8 +164,14 @@ def complete_proof_into(grid, has_total, total, codes, probabilities):
     :returns: :data:`CHEAP`, :data:`FULL` or :data:`DEFER`.
     """
     height, width = grid.shape
+    return prove_flat(grid.reshape(height * width), height, width, has_total, total, codes,
+                  probabilities)
+
+
+@njit(cache=True)
+def prove_flat(flat, height, width, has_total, total, codes, probabilities):
+    """:func:`complete_proof_into` on the flat view (the auto-solver's kernels call it)."""
     n = height * width
-    flat = grid.reshape(n)
     codes[:] = 0
     # 1. The numbers' own checks, and every number touching a covered cell as a constraint.
     constraint_at = np.full(n, -1, np.int64)

@@ -37,6 +37,7 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.cells import COVERED
+from ...core.minefield import Minefield, WinRule
 from ...errors import InconsistentBoardError
 from ..base import Proof, RuleSet
 from ..probability import jit
@@ -293,9 +294,45 @@ class Complete(RuleSet):
         self._tracked = tracked
         return tracked
 
+    def play_out(self, minefield: Minefield) -> tuple[list[int], list[int], bool] | None:
+        """Every round of the auto-solver in one compiled call, when the kernels are loaded.
+
+        The rounds are those of :meth:`prove`; within a round the cells are opened
+        in increasing index order (round by round, a set's order).
+        """
+        compiled = jit.compiled()
+        if compiled is None:
+            return None
+        layout = minefield.layout
+        opened, flagged, left, done, probabilities = compiled.play_out(
+            minefield.view,
+            layout.mines,
+            layout.numbers,
+            minefield.mine_count,
+            minefield.win_rule is WinRule.NOTHING_COVERED,
+            minefield.safe_cells_left,
+        )
+        minefield.record_opened(minefield.safe_cells_left - left)
+        if probabilities is not None:
+            self.remember_settled(minefield.view, minefield.mine_count, probabilities)
+        return opened, flagged, done
+
+    def plays_out_compiled(self) -> bool:
+        """Whether :meth:`play_out` and :meth:`prove` are this class's own, so a batch may
+        play this rule set's rounds compiled (a subclass that changes either is played
+        round by round, through its own methods)."""
+        cls = type(self)
+        return cls.prove is Complete.prove and cls.play_out is Complete.play_out
+
+    def remember_settled(self, grid: np.ndarray, total: int, probabilities: np.ndarray) -> None:
+        """A compiled auto-solver settled the position ``grid`` (its view codes, any shape)
+        with a full count that found ``probabilities``: hand them out for it from now on
+        (:meth:`known_probabilities`; :meth:`known_weights` counts it exactly on demand)."""
+        self._settled = (grid.tobytes(), total, probabilities)
+
     def prove(self, board: Board) -> Proof:
-        compiled = jit.proof_path()
-        answer = None if compiled is None else compiled(board)
+        compiled = jit.compiled()
+        answer = None if compiled is None else compiled.proof(board)
         if answer is not None:
             safe, mines, probabilities = answer
             if probabilities is not None:
