@@ -692,11 +692,11 @@ def weigh_groups(flat, height, width, total, result):
     components = len(group_start) - 1
     # Mines a component can hold: at most its cells, and at most the sum of its needs.
     span = 1
+    most = np.zeros(components, np.int64)
     for c in range(components):
-        cells_in = 0
         for f in range(group_start[c], group_start[c + 1]):
-            cells_in += sizes[order[f]]
-        span = max(span, cells_in + 1)
+            most[c] += sizes[order[f]]
+        span = max(span, most[c] + 1)
     layouts = np.zeros((components, span))
     mine = np.zeros((group_count, span))
     free = np.zeros((group_count, span))
@@ -712,9 +712,11 @@ def weigh_groups(flat, height, width, total, result):
     w_free = np.zeros(group_count + 1)
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
+        # Each component's own polynomials are only as long as it has cells: a small
+        # one next to a large one counts in small arrays (the same sums, so the same floats).
         if not _count_component(
             members, sizes, touches, touch_count, needs, by_start, by_members, scratch,
-            span - 1, layouts[c], mine, free,
+            most[c], layouts[c], mine, free,
         ):
             return False, cells, start, off, w_mine, w_free
         low[c] = span

@@ -50,49 +50,41 @@ MAX_COVERED = 900
 """Covered cells above which a positive float weight might underflow (2**-covered)."""
 
 
-@njit(cache=True)
-def _in_window(cell, centre, width):
-    """Whether ``cell`` is ``centre`` or one of its eight neighbours."""
-    dy = cell // width - centre // width
-    dx = cell % width - centre % width
-    return -1 <= dx <= 1 and -1 <= dy <= 1
+def _window_masks():
+    """Per offset (oy + 2, ox + 2) of a number B from a number A: the bits of A's
+    3x3 window (bit (dy + 1) * 3 + dx + 1) that also lie in B's window."""
+    out = np.zeros((5, 5), np.int64)
+    for oy in range(-2, 3):
+        for ox in range(-2, 3):
+            for dy in range(-1, 2):
+                for dx in range(-1, 2):
+                    if abs(dx - ox) <= 1 and abs(dy - oy) <= 1:
+                        out[oy + 2, ox + 2] |= 1 << ((dy + 1) * 3 + dx + 1)
+    return out
+
+
+_SHARED = _window_masks()
+""":func:`_window_masks`: a constraint's cells are a 9-bit mask of its number's window."""
+
+_POPCOUNT = np.array([bin(m).count("1") for m in range(512)], np.int64)
+"""Cells in a 9-bit window mask."""
 
 
 @njit(cache=True)
-def _mark_all(cells, length, decided, code, marks, marked, count):
-    """Mark the undecided cells among ``cells[:length]`` with ``code``."""
-    for k in range(length):
-        cell = cells[k]
-        if cell < 0:
-            break
-        if decided[cell]:
-            continue
-        if marks[cell] == 0:
-            marked[count] = cell
-            count += 1
-        marks[cell] |= code
+def _mark_bits(bits, centre, width, code, marks, marked, count):
+    """Mark with ``code`` the cells of window mask ``bits`` around flat index ``centre``."""
+    for bit in range(9):
+        if bits >> bit & 1:
+            cell = centre + (bit // 3 - 1) * width + bit % 3 - 1
+            if marks[cell] == 0:
+                marked[count] = cell
+                count += 1
+            marks[cell] |= code
     return count
 
 
 @njit(cache=True)
-def _mark_only(cells, length, decided, other, width, code, marks, marked, count):
-    """Mark the undecided cells among ``cells[:length]`` that ``other`` does not see."""
-    for k in range(length):
-        cell = cells[k]
-        if cell < 0:
-            break
-        if decided[cell] or _in_window(cell, other, width):
-            continue
-        if marks[cell] == 0:
-            marked[count] = cell
-            count += 1
-        marks[cell] |= code
-    return count
-
-
-@njit(cache=True)
-def _pairs(numbers, count_of, cells, undecided, need, constraint_at, decided, height, width,
-           marks, marked):
+def _pairs(numbers, constraints, masks, need, constraint_at, height, width, marks, marked):
     """Each pair of numbers sharing an undecided cell; returns how many cells it marked.
 
     With A-only and B-only the cells one sees and the other does not and I the
@@ -101,8 +93,9 @@ def _pairs(numbers, count_of, cells, undecided, need, constraint_at, decided, he
     that range pinned at 0 or at a part's size proves the whole part.
     """
     count = 0
-    for a in range(count_of):
-        if undecided[a] == 0:
+    for a in range(constraints):
+        mask_a = masks[a]
+        if mask_a == 0:
             continue
         pa = numbers[a]
         ya, xa = pa // width, pa % width
@@ -112,43 +105,34 @@ def _pairs(numbers, count_of, cells, undecided, need, constraint_at, decided, he
                 if pb <= pa:
                     continue
                 b = constraint_at[pb]
-                if b < 0 or undecided[b] == 0:
+                if b < 0 or masks[b] == 0:
                     continue
-                shared = 0
-                for k in range(len(cells[a])):
-                    cell = cells[a, k]
-                    if cell >= 0 and not decided[cell] and _in_window(cell, pb, width):
-                        shared += 1
+                oy, ox = ny - ya, nx - xa
+                shared_a = mask_a & _SHARED[oy + 2, ox + 2]
+                shared = _POPCOUNT[shared_a]
                 if shared == 0:
                     continue
+                only_a_bits = mask_a & ~_SHARED[oy + 2, ox + 2]
+                only_b_bits = masks[b] & ~_SHARED[2 - oy, 2 - ox]
                 need_a, need_b = need[a], need[b]
-                only_a = undecided[a] - shared
-                only_b = undecided[b] - shared
+                only_a = _POPCOUNT[only_a_bits]
+                only_b = _POPCOUNT[only_b_bits]
                 low = max(0, need_a - only_a, need_b - only_b)
                 high = min(need_a, need_b, shared)
-                if high == 0 or low == shared:
-                    code = SAFE if high == 0 else MINE
-                    for k in range(len(cells[a])):
-                        cell = cells[a, k]
-                        if cell >= 0 and not decided[cell] and _in_window(cell, pb, width):
-                            if marks[cell] == 0:
-                                marked[count] = cell
-                                count += 1
-                            marks[cell] |= code
+                if high == 0:
+                    count = _mark_bits(shared_a, pa, width, SAFE, marks, marked, count)
+                elif low == shared:
+                    count = _mark_bits(shared_a, pa, width, MINE, marks, marked, count)
                 if only_a:
                     if need_a - low <= 0:
-                        count = _mark_only(cells[a], len(cells[a]), decided, pb, width, SAFE,
-                                           marks, marked, count)
+                        count = _mark_bits(only_a_bits, pa, width, SAFE, marks, marked, count)
                     elif need_a - high >= only_a:
-                        count = _mark_only(cells[a], len(cells[a]), decided, pb, width, MINE,
-                                           marks, marked, count)
+                        count = _mark_bits(only_a_bits, pa, width, MINE, marks, marked, count)
                 if only_b:
                     if need_b - low <= 0:
-                        count = _mark_only(cells[b], len(cells[b]), decided, pa, width, SAFE,
-                                           marks, marked, count)
+                        count = _mark_bits(only_b_bits, pb, width, SAFE, marks, marked, count)
                     elif need_b - high >= only_b:
-                        count = _mark_only(cells[b], len(cells[b]), decided, pa, width, MINE,
-                                           marks, marked, count)
+                        count = _mark_bits(only_b_bits, pb, width, MINE, marks, marked, count)
     return count
 
 
@@ -173,12 +157,12 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
     """:func:`complete_proof_into` on the flat view (the auto-solver's kernels call it)."""
     n = height * width
     codes[:] = 0
-    # 1. The numbers' own checks, and every number touching a covered cell as a constraint.
+    # 1. The numbers' own checks, and every number touching a covered cell as a
+    # constraint: its need and, as a 9-bit mask of its window, its undecided cells.
     constraint_at = np.full(n, -1, np.int64)
     numbers = np.empty(n, np.int64)
     need = np.empty(n, np.int64)
-    undecided = np.empty(n, np.int64)
-    cells = np.full((n, 8), -1, np.int64)
+    masks = np.empty(n, np.int64)
     constraints = 0
     flags = 0
     covered = 0
@@ -193,12 +177,13 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
         y, x = i // width, i % width
         room = 0
         flagged = 0
+        mask = 0
         for ny in range(max(y - 1, 0), min(y + 2, height)):
             for nx in range(max(x - 1, 0), min(x + 2, width)):
                 code = flat[ny * width + nx]
                 if code == COVERED:
-                    cells[constraints, room] = ny * width + nx
                     room += 1
+                    mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
                 elif code == FLAGGED:
                     flagged += 1
         if value - flagged < 0 or value - flagged > room:
@@ -207,12 +192,11 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
             constraint_at[i] = constraints
             numbers[constraints] = i
             need[constraints] = value - flagged
-            undecided[constraints] = room
+            masks[constraints] = mask
             constraints += 1
     left = total - flags
     if has_total and left < 0:
         return DEFER
-    cells = cells[:constraints]
     # 2. The cheap rules, round after round, on what is still undecided.
     decided = np.zeros(n, np.bool_)
     marks = np.zeros(n, np.int8)
@@ -229,16 +213,15 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
                     count += 1
         else:
             for c in range(constraints):
-                if undecided[c] > 0:
+                mask = masks[c]
+                if mask != 0:
                     if need[c] == 0:
-                        count = _mark_all(cells[c], 8, decided, SAFE, marks, marked,
-                                          count)
-                    elif need[c] == undecided[c]:
-                        count = _mark_all(cells[c], 8, decided, MINE, marks, marked,
-                                          count)
+                        count = _mark_bits(mask, numbers[c], width, SAFE, marks, marked, count)
+                    elif need[c] == _POPCOUNT[mask]:
+                        count = _mark_bits(mask, numbers[c], width, MINE, marks, marked, count)
             if count == 0:
-                count = _pairs(numbers, constraints, cells, undecided, need, constraint_at,
-                               decided, height, width, marks, marked)
+                count = _pairs(numbers, constraints, masks, need, constraint_at, height, width,
+                               marks, marked)
         if count == 0:
             break
         found_any = True
@@ -256,7 +239,8 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
                 for nx in range(max(x - 1, 0), min(x + 2, width)):
                     c = constraint_at[ny * width + nx]
                     if c >= 0:
-                        undecided[c] -= 1
+                        # The cell is at (y - ny, x - nx) from that number.
+                        masks[c] &= ~(1 << ((y - ny + 1) * 3 + x - nx + 1))
                         if mark & MINE:
                             need[c] -= 1
         covered -= count
