@@ -101,8 +101,27 @@ def _signature_keys(flat, height, width, constraint_at):
     The key is the flat index of the first constraint (smallest index) shifted
     left 15 bits, plus one bit per other constraint at its place in the 3x5
     window (rows 0..2, columns -2..2) that the others can occupy relative to it.
+    Built from the constraints' side (each marks its covered neighbours, smallest
+    index first), which touches far fewer cells than a look around every covered one.
     """
     n = height * width
+    key_of = np.full(n, -1, np.int64)
+    for j in range(n):
+        if constraint_at[j] < 0:
+            continue
+        y, x = j // width, j % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                i = ny * width + nx
+                if flat[i] != COVERED:
+                    continue
+                key = key_of[i]
+                if key < 0:
+                    key_of[i] = j << 15
+                else:
+                    first = key >> 15
+                    first_y, first_x = first // width, first % width
+                    key_of[i] = key | 1 << ((y - first_y) * 5 + x - first_x + 2)
     cells = np.empty(n, np.int64)
     keys = np.empty(n, np.int64)
     off = np.empty(n, np.int64)
@@ -111,25 +130,12 @@ def _signature_keys(flat, height, width, constraint_at):
     for i in range(n):
         if flat[i] != COVERED:
             continue
-        y, x = i // width, i % width
-        key = -1
-        first_y = first_x = 0
-        for ny in range(max(y - 1, 0), min(y + 2, height)):
-            for nx in range(max(x - 1, 0), min(x + 2, width)):
-                j = ny * width + nx
-                if constraint_at[j] < 0:
-                    continue
-                if key < 0:
-                    key = j << 15
-                    first_y, first_x = ny, nx
-                else:
-                    key |= 1 << ((ny - first_y) * 5 + nx - first_x + 2)
-        if key < 0:
+        if key_of[i] < 0:
             off[off_count] = i
             off_count += 1
         else:
             cells[frontier] = i
-            keys[frontier] = key
+            keys[frontier] = key_of[i]
             frontier += 1
     return cells[:frontier], keys[:frontier], off[:off_count]
 
