@@ -119,12 +119,17 @@ class BoardBatch:
         self.guesses = np.zeros(num_boards, dtype=np.int64)
         self.state = np.zeros(num_boards, dtype=np.int8)
         self.layouts: list[MineLayout | None] = [None] * num_boards
+        # The mine probabilities of each board's position where the compiled auto-solver
+        # settled it with a full count (``settled``), until the board changes again.
+        self.probabilities = np.zeros((num_boards, cells), dtype=np.float64)
+        self.settled = np.zeros(num_boards, dtype=bool)
         self._neighbours = neighbour_array(width, height)
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
         self._rngs[board] = rng
+        self.settled[board] = False
         self.view[board] = COVERED
         self.probes[board] = 0
         self.guesses[board] = 0
@@ -159,6 +164,7 @@ class BoardBatch:
             mines = protect_first_click(layout.mines, x, y, self.first_click, self._rngs[board])
             if not np.array_equal(mines, layout.mines):
                 self._set_layout(board, MineLayout(mines=mines, priorities=layout.priorities))
+        self.settled[boards] = False
         self.probes[boards] += 1
         self.guesses[boards] += 1
         hit = self.mines[boards, cells]
@@ -187,7 +193,7 @@ class BoardBatch:
                 dtype=bool,
             )
             if batched.any():
-                deferred = self._play_out_compiled(compiled, active[batched], rule_sets)
+                deferred = self._play_out_compiled(compiled, active[batched])
                 active = np.sort(np.concatenate([active[~batched], deferred]))
         while len(active):
             mine_boards: list[int] = []
@@ -213,14 +219,13 @@ class BoardBatch:
             self._update_won(active)
             active = active[progress[active] & (self.state[active] == PLAYING)]
 
-    def _play_out_compiled(
-        self, compiled: jit.CompiledPaths, boards: np.ndarray, rule_sets: Sequence[RuleSet]
-    ) -> np.ndarray:
+    def _play_out_compiled(self, compiled: jit.CompiledPaths, boards: np.ndarray) -> np.ndarray:
         """``complete``'s auto-solver on ``boards`` in one compiled call; returns the boards
         left to play round by round (a round the compiled proof hands back).
 
-        Each board's rule set learns the settled position's probabilities (for
-        ``info["mine_probability"]``), as its own ``play_out`` would have told it.
+        Where a full count settled a board, its probabilities are kept in
+        :attr:`probabilities` (``info["mine_probability"]`` of the next step reads
+        them there, the same floats a single env's rule set hands out).
         """
         from ..solver.probability.proof_kernels import DEFER, FULL
 
@@ -243,14 +248,9 @@ class BoardBatch:
             won,
         )
         self._update_won(boards)
-        shape = (self.height, self.width)
-        for k in np.flatnonzero((status == FULL) & ~won).tolist():
-            board = int(boards[k])
-            rules = rule_sets[board]
-            assert isinstance(rules, Complete)
-            rules.remember_settled(
-                self.view[board], int(self.mine_count[board]), probabilities[k].reshape(shape)
-            )
+        settled = (status == FULL) & ~won
+        self.probabilities[boards[settled]] = probabilities[settled]
+        self.settled[boards] = settled
         return boards[status == DEFER]
 
     def _open(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:

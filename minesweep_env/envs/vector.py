@@ -415,6 +415,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             return float(self._probabilities[board].flat[cell])  # the plane just observed
         if self.boards.probes[board] == 0:
             return self._first_click_probability(board)
+        if self.boards.settled[board]:  # the compiled auto-solver's full count of this position
+            return float(self.boards.probabilities[board, cell])
         return self._planes[board].probability(self.boards.board(board), cell)
 
     def _first_click_probability(self, board: int) -> float:

@@ -20,15 +20,17 @@ import numpy as np
 from numba import njit
 
 from ...core.cells import COVERED, FLAGGED
-from .proof_kernels import DEFER, MINE, SAFE, prove_flat
+from .proof_kernels import DEFER, MINE, SAFE, WORK_ROWS, prove_flat
 
 
 @njit(cache=True)
-def _flood(start, view, numbers, opened, count):
-    """Open ``start`` and, from every zero, its neighbours (as ``Minefield`` floods)."""
+def _flood(start, view, numbers, opened, count, stack):
+    """Open ``start`` and, from every zero, its neighbours (as ``Minefield`` floods).
+
+    :param stack: int64 scratch of H * W entries.
+    """
     height, width = view.shape
     flat = view.reshape(height * width)
-    stack = np.empty(height * width, np.int64)
     flat[start] = numbers[start]
     opened[count] = start
     count += 1
@@ -80,10 +82,12 @@ def play_out_into(view, mines, numbers, has_total, total, nothing_covered, safe_
     n = height * width
     flat = view.reshape(n)
     codes = np.empty(n, np.int8)
+    work = np.empty((WORK_ROWS, n), np.int64)
+    stack = np.empty(n, np.int64)
     opened_count = 0
     flagged_count = 0
     while True:
-        status = prove_flat(flat, height, width, has_total, total, codes, probabilities)
+        status = prove_flat(flat, height, width, has_total, total, codes, probabilities, work)
         if status == DEFER:
             return DEFER, opened_count, flagged_count, safe_left, False
         # A proof that could lose (a safe cell that is a mine: only behind a wrong
@@ -101,7 +105,7 @@ def play_out_into(view, mines, numbers, has_total, total, nothing_covered, safe_
         before = opened_count
         for i in range(n):
             if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
-                opened_count = _flood(i, view, numbers, opened, opened_count)
+                opened_count = _flood(i, view, numbers, opened, opened_count, stack)
         safe_left -= opened_count - before
         changed |= opened_count > before
         won = safe_left == 0
@@ -148,9 +152,10 @@ def open_many(views, numbers, boards, cells, height, width, opened):
     :func:`~minesweep_env.envs.board_batch.open_cells` does; adds to ``opened[board]``."""
     n = height * width
     buffer = np.empty(n, np.int64)
+    stack = np.empty(n, np.int64)
     for k in range(len(boards)):
         b = boards[k]
         view = views[b].reshape((height, width))
         if views[b, cells[k]] != COVERED:
             continue
-        opened[b] += _flood(cells[k], view, numbers[b], buffer, 0)
+        opened[b] += _flood(cells[k], view, numbers[b], buffer, 0, stack)

@@ -46,6 +46,9 @@ SAFE = 1
 MINE = 2
 """Bit of a cell proven a mine in the output codes (both bits: an inconsistent board)."""
 
+WORK_ROWS = 7
+"""Rows of :func:`prove_flat`'s scratch array (one per per-cell table it keeps)."""
+
 MAX_COVERED = 900
 """Covered cells above which a positive float weight might underflow (2**-covered)."""
 
@@ -148,21 +151,25 @@ def complete_proof_into(grid, has_total, total, codes, probabilities):
     :returns: :data:`CHEAP`, :data:`FULL` or :data:`DEFER`.
     """
     height, width = grid.shape
+    work = np.empty((WORK_ROWS, height * width), np.int64)
     return prove_flat(grid.reshape(height * width), height, width, has_total, total, codes,
-                  probabilities)
+                      probabilities, work)
 
 
 @njit(cache=True)
-def prove_flat(flat, height, width, has_total, total, codes, probabilities):
-    """:func:`complete_proof_into` on the flat view (the auto-solver's kernels call it)."""
+def prove_flat(flat, height, width, has_total, total, codes, probabilities, work):
+    """:func:`complete_proof_into` on the flat view (the auto-solver's kernels call it).
+
+    :param work: int64 (:data:`WORK_ROWS`, H * W) scratch, any contents: a caller that
+        proves round after round allocates it once.
+    """
     n = height * width
     codes[:] = 0
     # 1. The numbers' own checks, and every number touching a covered cell as a
     # constraint: its need and, as a 9-bit mask of its window, its undecided cells.
-    constraint_at = np.full(n, -1, np.int64)
-    numbers = np.empty(n, np.int64)
-    need = np.empty(n, np.int64)
-    masks = np.empty(n, np.int64)
+    constraint_at, numbers, need, masks = work[0], work[1], work[2], work[3]
+    marked, marks, decided = work[4], work[5], work[6]
+    constraint_at[:] = -1
     constraints = 0
     flags = 0
     covered = 0
@@ -198,9 +205,8 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
     if has_total and left < 0:
         return DEFER
     # 2. The cheap rules, round after round, on what is still undecided.
-    decided = np.zeros(n, np.bool_)
-    marks = np.zeros(n, np.int8)
-    marked = np.empty(n, np.int64)
+    decided[:] = 0
+    marks[:] = 0
     found_any = False
     while True:
         count = 0
@@ -231,7 +237,7 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities):
             mark = marks[cell]
             marks[cell] = 0
             codes[cell] |= mark
-            decided[cell] = True
+            decided[cell] = 1
             if mark & MINE:
                 mines += 1
             y, x = cell // width, cell % width
