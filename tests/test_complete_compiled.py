@@ -231,3 +231,16 @@ def test_settled_positions_hand_out_exact_weights_and_close_floats() -> None:
     other.grid.flat[int(np.flatnonzero(other.grid.reshape(-1) == COVERED)[0])] = FLAGGED
     assert rule_set.known_weights(other) is None
     assert rule_set.known_probabilities(other) is None
+
+
+def test_the_auto_solver_leaves_an_ended_game_alone() -> None:
+    from minesweep_env.core.minefield import GameState
+    from minesweep_env.solver.autosolve import autosolve
+
+    layout = MineLayout.from_rows(["xoo", "ooo", "ooo"])
+    game = Game(layout, "complete", "none", seed=0)
+    game.probe(0, 0)
+    assert game.state == "lost"
+    before = game.view.copy()
+    assert autosolve(game.minefield, game.rule_set) == ([], [])
+    assert np.array_equal(game.view, before) and game.minefield.state is GameState.LOST
