@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import time
 import traceback
@@ -63,6 +64,44 @@ def _check_proof(complete_proof: jit.ProofPath) -> None:
         field.open_safe(want.safe)
 
 
+STAMP = "semiautomines-kernel-sources.json"
+"""File next to numba's cache: the kernel sources (by content) that cache was built from."""
+
+
+def _sources_stamp(key: dict) -> str:
+    return json.dumps({name: source["sha256"] for name, source in key["sources"].items()})
+
+
+def drop_stale_caches(key: dict) -> Path | None:
+    """Drop numba's cache of every kernel when any kernel source changed since it was written.
+
+    numba checks only a cached kernel's own file, not the files of the kernels
+    it calls (``play_kernels.py`` calls ``proof_kernels.py``, which calls
+    ``kernels.py``): after an edit of ``kernels.py`` alone it would load the old
+    play-out kernel. So a stamp of all the sources is kept beside the cache, and
+    when it differs every kernel compiles afresh.
+
+    :returns: the stamp to write once the kernels are compiled and checked.
+    """
+    from . import fast
+
+    index = fast.cache_index()
+    if index is None:
+        return None
+    folder = Path(index).parent
+    stamp = folder / STAMP
+    wanted = _sources_stamp(key)
+    try:
+        if stamp.read_text() == wanted:
+            return None
+    except OSError:
+        pass
+    for name in jit.KERNEL_SOURCES:
+        for cached in folder.glob(f"{Path(name).stem}.*.nb[ic]"):
+            cached.unlink(missing_ok=True)
+    return stamp
+
+
 def compile_and_mark(key: dict) -> str | None:
     """Load or compile the kernels in this process, check them, write the marker.
 
@@ -71,9 +110,13 @@ def compile_and_mark(key: dict) -> str | None:
     try:
         from . import fast
 
+        stamp = drop_stale_caches(key)
         fast.load_kernels()
         _check(fast.fast_mine_probabilities)
         _check_proof(fast.complete_proof)
+        if stamp is not None:
+            with contextlib.suppress(OSError):  # then the next warm-up compiles afresh again
+                stamp.write_text(_sources_stamp(key))
         index = fast.cache_index()
         if index is None or not os.path.exists(index):
             raise RuntimeError(f"numba wrote no cache index (looked for {index})")
