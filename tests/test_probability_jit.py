@@ -152,3 +152,24 @@ def test_lock_of_a_killed_warm_up_is_stale(fresh: Path) -> None:
     assert jit._stale(jit.lock_path())
     jit.lock_path().write_text(str(os.getpid()))
     assert not jit._stale(jit.lock_path())
+
+
+def test_an_edited_kernel_source_drops_every_kernels_numba_cache(tmp_path, monkeypatch) -> None:
+    """numba checks only a kernel's own file; the warm-up checks all of them."""
+    from minesweep_env.solver.probability import fast, warm
+
+    monkeypatch.setattr(fast, "cache_index", lambda: str(tmp_path / "kernels.f-1.py311.nbi"))
+    cached = [tmp_path / f"{Path(name).stem}.f-1.py311.{ext}" for name in jit.KERNEL_SOURCES
+              for ext in ("nbi", "nbc")]
+    other = tmp_path / "unrelated.f-1.py311.nbi"
+    for path in [*cached, other]:
+        path.write_text("")
+    key = jit.cache_key()
+    stamp = warm.drop_stale_caches(key)
+    assert stamp is not None and not any(path.exists() for path in cached) and other.exists()
+    stamp.write_text(warm._sources_stamp(key))
+    for path in cached:
+        path.write_text("")
+    assert warm.drop_stale_caches(key) is None and all(path.exists() for path in cached)
+    edited = {**key, "sources": {**key["sources"], "kernels.py": {"sha256": "edited"}}}
+    assert warm.drop_stale_caches(edited) == stamp and not any(p.exists() for p in cached)

@@ -312,3 +312,56 @@ def test_maskable_ppo_learns_on_the_sb3_vec_env_through_vec_monitor(tmp_path):
     rows = (tmp_path / "all.monitor.csv").read_text().splitlines()[2:]
     assert len(rows) > 8 and all(row.split(",")[3] in ("won", "lost", "playing") for row in rows)
 
+
+
+def test_compiled_batch_plays_as_the_python_rounds(monkeypatch):
+    """The batch's compiled floods and ``complete`` rounds against its Python path."""
+    from minesweep_env.solver.probability import jit
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    kwargs = {"num_envs": 8, "board": "expert", "rule_set": "complete"}
+    compiled = gym.make_vec("SemiAutoMines-v0", vectorization_mode="vector_entry_point", **kwargs)
+    python = gym.make_vec("SemiAutoMines-v0", vectorization_mode="vector_entry_point", **kwargs)
+    rng = np.random.default_rng(12)
+    obs_a, info_a = compiled.reset(seed=12)
+    with monkeypatch.context() as patch:
+        patch.setattr(jit, "compiled", lambda: None)
+        obs_b, info_b = python.reset(seed=12)
+    for _ in range(60):
+        masks = info_a["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs_a, rew_a, term_a, _, info_a = compiled.step(actions)
+        with monkeypatch.context() as patch:
+            patch.setattr(jit, "compiled", lambda: None)
+            obs_b, rew_b, term_b, _, info_b = python.step(actions)
+        assert np.array_equal(obs_a, obs_b)
+        assert np.array_equal(rew_a, rew_b) and np.array_equal(term_a, term_b)
+        for key in ("state", "opened", "flagged", "guesses"):
+            for i in range(len(actions)):
+                assert same_value(info_a[key][i], info_b[key][i]), key
+        # The compiled floats are the exact ones within 1e-12.
+        assert np.allclose(info_a["mine_probability"], info_b["mine_probability"], atol=1e-12)
+
+
+def test_open_many_opens_what_open_cells_opens():
+    from minesweep_env.solver.probability import jit
+
+    paths = jit.compiled()
+    if paths is None:
+        pytest.skip("the compiled kernels are not loaded")
+    rng = np.random.default_rng(1)
+    width, height = 9, 7
+    layouts = [MineLayout.random(width, height, int(rng.integers(1, 15)), rng) for _ in range(200)]
+    numbers = np.stack([layout.numbers.reshape(-1) for layout in layouts])
+    boards = np.repeat(np.arange(len(layouts)), 2)  # two seeds a board, some flooded already
+    safe = [np.flatnonzero(~layout.mines.reshape(-1)) for layout in layouts]
+    cells = np.array([int(rng.choice(cells)) for cells in safe for _ in (0, 1)])
+    view_a = np.full((len(layouts), width * height), -1, dtype=np.int8)
+    view_a[rng.random(view_a.shape) < 0.05] = -2  # flags (on safe cells too: floods stop there)
+    view_b = view_a.copy()
+    opened_a = open_cells(view_a, numbers, neighbour_array(width, height), boards, cells)
+    opened_b = np.zeros(len(layouts), dtype=np.int64)
+    paths.open_many(view_b, numbers, boards, cells, height, width, opened_b)
+    assert np.array_equal(view_a, view_b) and np.array_equal(opened_a, opened_b)
+    assert opened_a.max() > 10

@@ -24,6 +24,7 @@ class MineLayout:
     mines: np.ndarray
     priorities: np.ndarray | None = None
     numbers: np.ndarray = field(init=False, repr=False)
+    _mine_count: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         mines = np.asarray(self.mines, dtype=bool)
@@ -31,6 +32,8 @@ class MineLayout:
             raise ValueError(f"mines must be a non-empty 2-D array, got shape {mines.shape}")
         mines.setflags(write=False)
         object.__setattr__(self, "mines", mines)
+        # Counted once: the mines never change, and games read the count on every start.
+        object.__setattr__(self, "_mine_count", int(np.count_nonzero(mines)))
         if self.priorities is not None:
             priorities = np.asarray(self.priorities, dtype=np.int64)
             if priorities.shape != mines.shape:
@@ -51,7 +54,7 @@ class MineLayout:
 
     @property
     def mine_count(self) -> int:
-        return int(self.mines.sum())
+        return self._mine_count
 
     @classmethod
     def from_priorities(cls, priorities: np.ndarray, mine_count: int) -> MineLayout:

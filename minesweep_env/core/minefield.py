@@ -140,6 +140,16 @@ class Minefield:
         self._update_won()
         return opened
 
+    def record_opened(self, count: int) -> None:
+        """Take in ``count`` safe cells opened (and any flags set) in :attr:`view` directly.
+
+        A compiled auto-solver plays its proofs on the view array itself, as
+        :meth:`open_safe` and :meth:`set_flag` would; this keeps the count of safe
+        cells left and the verdict up to date after it.
+        """
+        self.safe_cells_left -= count
+        self._update_won()
+
     def _flood(self, start: int) -> list[int]:
         view, numbers, neighbours = self._flat_view, self._flat_numbers, self._neighbours
         opened = [start]

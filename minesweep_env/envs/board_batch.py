@@ -11,11 +11,12 @@ Every operation takes the whole batch in one call: the probes of all boards,
 then solver rounds in lockstep (each round asks every board still making
 progress for its rule set's proof, then flags and opens for all of them).
 Per-board Python is left where it cannot be batched: the rule sets'
-``prove``, the first-click policy (once per game) and new layouts; and
-inside :func:`open_cells`, a loop over the seeds written the way a compiled
-kernel (numba) would take it, so one can replace it without touching the
-callers. On expert with ``complete`` the rule sets take about 90% of a step
-(``benchmarks/vector_env_speed.py --profile expert``).
+``prove``, the first-click policy (once per game) and new layouts. Once the
+compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
+floods and, for boards whose rule set is ``complete``, every round of the
+auto-solver run compiled, all boards in one call
+(:mod:`minesweep_env.solver.probability.play_kernels`); :func:`open_cells` and the
+rounds below stay as the Python path, written the way the kernels take it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from ..core.first_click import FirstClick, protect_first_click
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
 from ..solver.base import RuleSet
+from ..solver.probability import jit
+from ..solver.rules.complete import Complete
 
 PLAYING, WON, LOST = 0, 1, 2
 """Codes of :attr:`BoardBatch.state`: the game's own verdict under the rule set's win rule."""
@@ -116,12 +119,17 @@ class BoardBatch:
         self.guesses = np.zeros(num_boards, dtype=np.int64)
         self.state = np.zeros(num_boards, dtype=np.int8)
         self.layouts: list[MineLayout | None] = [None] * num_boards
+        # The mine probabilities of each board's position where the compiled auto-solver
+        # settled it with a full count (``settled``), until the board changes again.
+        self.probabilities = np.zeros((num_boards, cells), dtype=np.float64)
+        self.settled = np.zeros(num_boards, dtype=bool)
         self._neighbours = neighbour_array(width, height)
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
         self._rngs[board] = rng
+        self.settled[board] = False
         self.view[board] = COVERED
         self.probes[board] = 0
         self.guesses[board] = 0
@@ -156,6 +164,7 @@ class BoardBatch:
             mines = protect_first_click(layout.mines, x, y, self.first_click, self._rngs[board])
             if not np.array_equal(mines, layout.mines):
                 self._set_layout(board, MineLayout(mines=mines, priorities=layout.priorities))
+        self.settled[boards] = False
         self.probes[boards] += 1
         self.guesses[boards] += 1
         hit = self.mines[boards, cells]
@@ -174,6 +183,18 @@ class BoardBatch:
         names a mine safe (the one way ``Minefield.open_safe`` loses).
         """
         active = boards[self.state[boards] == PLAYING]
+        compiled = jit.compiled()
+        if compiled is not None and len(active):
+            batched = np.array(
+                [
+                    isinstance(rules, Complete) and rules.plays_out_compiled()
+                    for rules in (rule_sets[board] for board in active.tolist())
+                ],
+                dtype=bool,
+            )
+            if batched.any():
+                deferred = self._play_out_compiled(compiled, active[batched])
+                active = np.sort(np.concatenate([active[~batched], deferred]))
         while len(active):
             mine_boards: list[int] = []
             mine_cells: list[int] = []
@@ -198,9 +219,56 @@ class BoardBatch:
             self._update_won(active)
             active = active[progress[active] & (self.state[active] == PLAYING)]
 
+    def _play_out_compiled(self, compiled: jit.CompiledPaths, boards: np.ndarray) -> np.ndarray:
+        """``complete``'s auto-solver on ``boards`` in one compiled call; returns the boards
+        left to play round by round (a round the compiled proof hands back).
+
+        Where a full count settled a board, its probabilities are kept in
+        :attr:`probabilities` (``info["mine_probability"]`` of the next step reads
+        them there, the same floats a single env's rule set hands out).
+        """
+        from ..solver.probability.proof_kernels import DEFER, FULL
+
+        boards = np.ascontiguousarray(boards, dtype=np.int64)
+        status = np.empty(len(boards), dtype=np.int8)
+        won = np.zeros(len(boards), dtype=bool)
+        probabilities = np.empty((len(boards), self.width * self.height))
+        compiled.play_out_many(
+            self.view,
+            self.mines.view(np.int8),
+            self.numbers,
+            boards,
+            self.mine_count,
+            self.win_rule is WinRule.NOTHING_COVERED,
+            self.safe_left,
+            self.height,
+            self.width,
+            probabilities,
+            status,
+            won,
+        )
+        self._update_won(boards)
+        settled = (status == FULL) & ~won
+        self.probabilities[boards[settled]] = probabilities[settled]
+        self.settled[boards] = settled
+        return boards[status == DEFER]
+
     def _open(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
         """Open ``cells[k]`` on ``boards[k]`` with their floods; returns the count per board."""
-        opened = open_cells(self.view, self.numbers, self._neighbours, boards, cells)
+        compiled = jit.compiled()
+        if compiled is None:
+            opened = open_cells(self.view, self.numbers, self._neighbours, boards, cells)
+        else:
+            opened = np.zeros(self.num_boards, dtype=np.int64)
+            compiled.open_many(
+                self.view,
+                self.numbers,
+                np.ascontiguousarray(boards, dtype=np.int64),
+                np.ascontiguousarray(cells, dtype=np.int64),
+                self.height,
+                self.width,
+                opened,
+            )
         self.safe_left -= opened
         return opened
 

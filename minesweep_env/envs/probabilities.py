@@ -13,6 +13,9 @@ from ..solver.probability.engine import CACHE_LIMIT, Weights, count_position
 KnownWeights = Callable[[Board], Weights | None]
 """Exact weights of a position already counted elsewhere, or ``None``."""
 
+KnownProbabilities = Callable[[Board], np.ndarray | None]
+"""Float probabilities of a position already computed elsewhere, or ``None``."""
+
 
 class ProbabilityPlane:
     """Exact mine probabilities of positions, counting as little as possible.
@@ -25,11 +28,37 @@ class ProbabilityPlane:
     the last probe changes), their exact counts are cached.
 
     :param known_weights: a rule set's ``known_weights``.
+    :param known_probabilities: a rule set's ``known_probabilities``: one cell's
+        probability (:meth:`probability`) is read from it when it has the position.
     """
 
-    def __init__(self, known_weights: KnownWeights | None = None) -> None:
+    def __init__(
+        self,
+        known_weights: KnownWeights | None = None,
+        known_probabilities: KnownProbabilities | None = None,
+    ) -> None:
         self._known_weights = known_weights
+        self._known_probabilities = known_probabilities
         self._cache: dict = {}
+
+    def probability(self, board: Board, index: int) -> float:
+        """The mine probability of covered cell ``index`` (flat) of ``board``.
+
+        The rule set's float probabilities when it computed them for this very
+        position (the compiled ``complete`` path: within 1e-12 of the exact
+        value), else the exact weights divided, as the plane divides them.
+        ``board.total_mines`` must be known.
+        """
+        known = self._known_probabilities
+        plane = known(board) if known is not None else None
+        if plane is not None:
+            return float(plane.flat[index])
+        weights = self.weights(board)
+        # As the plane: a covered cell off the weights is 0 (never met: all are listed).
+        weight = weights.mine_weight.get(index, 0)
+        if weight is None:  # only cells off the frontier, only without the total
+            raise ValueError("a cell's probability needs the board's mine total")
+        return weight / weights.layouts
 
     def weights(self, board: Board) -> Weights:
         """The exact weights of ``board``: handed out by the rule set, or counted."""

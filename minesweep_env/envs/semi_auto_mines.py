@@ -188,15 +188,17 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     - ``"opened"``: (x, y) of every cell opened this step: the probed cell, its zero
       flood and everything the solver opened.
     - ``"flagged"``: (x, y) of every cell the solver flagged this step.
-    - ``"mine_probability"``: the exact probability that the chosen cell held a mine,
+    - ``"mine_probability"``: the probability that the chosen cell held a mine
+      (exact, or within 1e-12 of it where the compiled path computed it),
       computed on the position before the move (0 for the first click under
       ``safe``, ``zero`` and ``endoh``; 1 for a flag and 0 for a probed cell when
       the action was invalid; ``nan`` with ``info_probability=False``).
     - ``"invalid_action"``: whether the action was invalid (and changed nothing).
 
     What ``"mine_probability"`` costs: with ``rule_set="complete"`` almost
-    nothing, since the auto-solver's last call on a position is a full exact
-    count and the rule set hands it out (``known_weights``); with other rule sets
+    nothing, since the auto-solver's last call on a position is a full count and
+    the rule set hands it out (``known_probabilities``, the compiled path's
+    floats; ``known_weights``, exact, when the Python path counted); with other rule sets
     one run of the probability engine per step, shared with the observation in
     ``"planes+probabilities"`` mode. ``info_probability=False`` skips it.
 
@@ -333,7 +335,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self._probabilities: np.ndarray | None = None
         # complete hands out its last full count: the position the auto-solver left.
-        self._probability_plane = ProbabilityPlane(self.rule_set.known_weights)
+        self._probability_plane = ProbabilityPlane(
+            self.rule_set.known_weights, self.rule_set.known_probabilities
+        )
         self._renderer: Any = None
         self._window: Any = None
 
@@ -568,7 +572,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         return self._require_game().minefield.mine_count / (self.width * self.height)
 
     def _chosen_probability(self, index: int) -> float:
-        """Exact mine probability of cell ``index`` on the position before the move.
+        """Mine probability of cell ``index`` on the position before the move.
 
         One cell needs one division, not the whole float plane: the plane is
         built only when the observation shows it (or was built already).
@@ -578,10 +582,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         minefield = self._require_game().minefield
         if minefield.probes == 0:
             return self._first_click_probability()
-        weights = self._probability_plane.weights(minefield.board())
-        weight = weights.mine_weight.get(index, 0)
-        assert weight is not None  # the env knows the total: every covered cell is weighed
-        return weight / weights.layouts  # the plane's own division: the same float
+        return self._probability_plane.probability(minefield.board(), index)
 
     def _probability_of_shown(self, index: int) -> float:
         """What an invalid action's cell is known to be: a flag is a mine, a number is not."""

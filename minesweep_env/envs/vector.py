@@ -174,7 +174,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         )
         n = self.num_envs
         self._planes = [
-            ProbabilityPlane(rules.known_weights) for rules in self.rule_sets
+            ProbabilityPlane(rules.known_weights, rules.known_probabilities)
+            for rules in self.rule_sets
         ]
         self._np_randoms: list[np.random.Generator | None] = [None] * n
         self.steps = np.zeros(n, dtype=np.int64)
@@ -409,16 +410,14 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         return lists
 
     def _chosen_probability(self, board: int, cell: int) -> float:
-        """Exact mine probability of ``cell`` on ``board``'s position before the move."""
+        """Mine probability of ``cell`` on ``board``'s position before the move (as the env's)."""
         if self.obs_mode == "planes+probabilities":
             return float(self._probabilities[board].flat[cell])  # the plane just observed
         if self.boards.probes[board] == 0:
             return self._first_click_probability(board)
-        weights = self._planes[board].weights(self.boards.board(board))
-        # As ProbabilityPlane: a covered cell off the weights is 0 (never met: all are listed).
-        weight = weights.mine_weight.get(cell, 0)
-        assert weight is not None  # the env always knows the total: every cell is weighed
-        return weight / weights.layouts
+        if self.boards.settled[board]:  # the compiled auto-solver's full count of this position
+            return float(self.boards.probabilities[board, cell])
+        return self._planes[board].probability(self.boards.board(board), cell)
 
     def _first_click_probability(self, board: int) -> float:
         """The chance the first probe loses: zero unless the policy is ``none``."""

@@ -24,13 +24,22 @@ def autosolve(
     """Probe every proven-safe cell (zeros flood) and flag every proven mine, repeatedly.
 
     Stops when the rule set proves nothing new, the game has ended, or the
-    observer says stop. Returns the flat indices opened and flagged.
+    observer says stop. Returns the flat indices opened and flagged. Without an
+    observer the rule set may play all its rounds at once (:meth:`RuleSet.play_out`:
+    ``complete``'s compiled auto-solver), leaving the game where these rounds would.
 
     :param observer: called with every round's position and proof (see
         :data:`SolverObserver`).
     """
     opened: list[int] = []
     flagged: list[int] = []
+    # An observer watches every round: then they are played one by one.
+    if observer is None and minefield.state is GameState.PLAYING:
+        played = rule_set.play_out(minefield)
+        if played is not None:
+            opened, flagged, done = played
+            if done:
+                return opened, flagged
     view = minefield.view.reshape(-1)
     width = minefield.width
     while minefield.state is GameState.PLAYING:

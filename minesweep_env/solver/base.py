@@ -13,7 +13,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar, NamedTuple
 
+import numpy as np
+
 from ..core.board import Board
+from ..core.minefield import Minefield
 from .probability.engine import Weights
 
 
@@ -57,6 +60,29 @@ class RuleSet(ABC):
 
         Lets a caller that wants the probabilities of the position the
         auto-solver left (the env's observation) skip counting them again.
+        """
+        return None
+
+    def known_probabilities(self, board: Board) -> np.ndarray | None:
+        """Float mine probabilities of ``board`` (H, W), within 1e-12 of the exact
+        engine's, if this rule set computed them for exactly that position; ``None``
+        otherwise (the default).
+
+        Lets a caller that wants one cell's probability as a float (the env's
+        ``info["mine_probability"]``) skip an exact count. Only covered cells'
+        entries are meant; the rest may hold anything.
+        """
+        return None
+
+    def play_out(self, minefield: Minefield) -> tuple[list[int], list[int], bool] | None:
+        """Play the auto-solver's rounds on ``minefield`` faster than round by round, or
+        ``None`` (the default) to let :func:`~minesweep_env.solver.autosolve.autosolve`
+        call :meth:`prove` round by round.
+
+        Must leave the game as those rounds would: the same cells opened and
+        flagged, the same verdict. Returns the flat indices opened and flagged and
+        whether it is done; when not, the auto-solver plays on from the position
+        it left.
         """
         return None
 

@@ -1,10 +1,12 @@
-"""The float fast path of :func:`~.engine.mine_probabilities`: one compiled call per position.
+"""The compiled paths: :func:`~.engine.mine_probabilities` and ``complete``'s proof, one call each.
 
 The exact engine stays the reference and the path for everything that needs
 exact counts (:func:`~.engine.analyse_position`, :func:`~.engine.count_position`,
 the ``complete`` rule set). This path answers only the float question, with
 probabilities equal to the exact engine's within 1e-12, and hands back ``None``
 whenever the exact engine must answer instead (see :mod:`.kernels`).
+:func:`complete_proof` answers ``complete``'s question (which cells are safe or
+mines in every layout) exactly, from the same float count (see :mod:`.proof_kernels`).
 
 Importing this module imports numba; :mod:`.jit` decides when that is worth it.
 """
@@ -15,25 +17,82 @@ import numpy as np
 from numba import types
 
 from ...core.board import Board
+from .jit import CompiledPaths
 from .kernels import OK, mine_probabilities_into
+from .play_kernels import open_many, play_out_into, play_out_many
+from .proof_kernels import DEFER, FULL, MINE, SAFE, complete_proof_into
 
 SIGNATURE = (types.Array(types.int8, 2, "C"), types.int64, types.Array(types.float64, 2, "C"))
 """The one signature the kernel is called with: :func:`fast_mine_probabilities` brings
 every board to it, so the cache holds all a process needs."""
 
+PROOF_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.boolean,
+    types.int64,
+    types.Array(types.int8, 1, "C"),
+    types.Array(types.float64, 1, "C"),
+)
+"""The one signature :func:`complete_proof` calls its kernel with."""
+
+PLAY_OUT_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.Array(types.int8, 1, "C"),
+    types.Array(types.int8, 1, "C"),
+    types.boolean,
+    types.int64,
+    types.boolean,
+    types.int64,
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.float64, 1, "C"),
+)
+"""The one signature :func:`complete_play_out` calls its kernel with."""
+
+_VIEWS = types.Array(types.int8, 2, "C")
+_INDICES = types.Array(types.int64, 1, "C")
+
+PLAY_OUT_MANY_SIGNATURE = (
+    _VIEWS,
+    _VIEWS,
+    _VIEWS,
+    _INDICES,
+    _INDICES,
+    types.boolean,
+    _INDICES,
+    types.int64,
+    types.int64,
+    types.Array(types.float64, 2, "C"),
+    types.Array(types.int8, 1, "C"),
+    types.Array(types.boolean, 1, "C"),
+)
+"""The one signature :func:`play_out_many` is called with (by the vector env's batch)."""
+
+OPEN_MANY_SIGNATURE = (_VIEWS, _VIEWS, _INDICES, _INDICES, types.int64, types.int64, _INDICES)
+"""The one signature :func:`open_many` is called with (by the vector env's batch)."""
+
+KERNELS = (
+    (mine_probabilities_into, SIGNATURE),
+    (complete_proof_into, PROOF_SIGNATURE),
+    (play_out_into, PLAY_OUT_SIGNATURE),
+    (play_out_many, PLAY_OUT_MANY_SIGNATURE),
+    (open_many, OPEN_MANY_SIGNATURE),
+)
+
 
 def load_kernels() -> bool:
-    """Load the kernel for :data:`SIGNATURE` (from numba's cache, else by compiling it),
+    """Load the kernels for their signatures (from numba's cache, else by compiling them),
     then forbid further compiles: an unforeseen argument type raises instead of
     compiling in a caller's path.
 
-    :returns: whether the kernel came from the cache.
+    :returns: whether the kernels came from the cache.
     """
-    # Once compiles are off numba refuses even a signature it holds: ask only once.
-    if SIGNATURE not in mine_probabilities_into.overloads:
-        mine_probabilities_into.compile(SIGNATURE)
-    mine_probabilities_into.disable_compile()
-    return not mine_probabilities_into.stats.cache_misses
+    for kernel, signature in KERNELS:
+        # Once compiles are off numba refuses even a signature it holds: ask only once.
+        if signature not in kernel.overloads:
+            kernel.compile(signature)
+        kernel.disable_compile()
+    return not any(kernel.stats.cache_misses for kernel, _ in KERNELS)
 
 
 def cache_index() -> str | None:
@@ -53,3 +112,76 @@ def fast_mine_probabilities(board: Board, total_mines: int | None = None) -> np.
     out = np.empty(grid.shape)
     status = mine_probabilities_into(grid, -1 if total is None else int(total), out)
     return out if status == OK else None
+
+
+def complete_proof(board: Board) -> tuple[set[int], set[int], np.ndarray | None] | None:
+    """What rule set ``complete`` proves on ``board``, or ``None`` to ask the exact path.
+
+    :returns: (safe, mines, probabilities): flat indices, and when the proof is
+        the full count's, the mine probability of every cell as float64 (H, W),
+        as :func:`fast_mine_probabilities` gives it (else ``None``).
+    """
+    total = board.total_mines
+    grid = np.require(board.grid, np.int8, ["C", "W"])
+    codes = np.empty(grid.size, np.int8)
+    probabilities = np.empty(grid.size)
+    status = complete_proof_into(
+        grid, total is not None, 0 if total is None else int(total), codes, probabilities
+    )
+    if status == DEFER:
+        return None
+    safe = set(np.flatnonzero(codes & SAFE).tolist())
+    mines = set(np.flatnonzero(codes & MINE).tolist())
+    return safe, mines, probabilities.reshape(grid.shape) if status == FULL else None
+
+
+def complete_play_out(
+    view: np.ndarray,
+    mines: np.ndarray,
+    numbers: np.ndarray,
+    total: int,
+    nothing_covered: bool,
+    safe_left: int,
+) -> tuple[list[int], list[int], int, bool, np.ndarray | None]:
+    """The auto-solver with ``complete`` played on a game's ``view`` in place, in one call.
+
+    :param view: the game's int8 (H, W) view (C-contiguous), changed in place.
+    :param mines: bool (H, W), the layout; ``numbers`` its mine counts.
+    :param nothing_covered: whether the game is won only when nothing is left covered.
+    :param safe_left: safe cells not yet open.
+    :returns: (opened, flagged, safe cells left, finished, probabilities): flat
+        indices in the order played; ``finished`` False when the Python path must
+        play on from the view as it is now; the final view's mine probabilities
+        (H, W) when a full count settled it, else ``None``.
+    """
+    size = view.size
+    opened = np.empty(size, np.int64)
+    flagged = np.empty(size, np.int64)
+    probabilities = np.empty(size)
+    status, opened_count, flagged_count, left, won = play_out_into(
+        view,
+        mines.astype(np.int8).reshape(-1),
+        numbers.astype(np.int8).reshape(-1),
+        True,
+        int(total),
+        bool(nothing_covered),
+        int(safe_left),
+        opened,
+        flagged,
+        probabilities,
+    )
+    settled = probabilities.reshape(view.shape) if status == FULL and not won else None
+    return (
+        opened[:opened_count].tolist(),
+        flagged[:flagged_count].tolist(),
+        int(left),
+        bool(won) or status != DEFER,
+        settled,
+    )
+
+
+def paths() -> CompiledPaths:
+    """Every compiled path, for :mod:`.jit` to hand out."""
+    return CompiledPaths(
+        fast_mine_probabilities, complete_proof, complete_play_out, play_out_many, open_many
+    )

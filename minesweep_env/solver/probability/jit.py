@@ -51,6 +51,7 @@ import warnings
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,7 +60,32 @@ from ...core.board import Board
 FastPath = Callable[[Board, "int | None"], "np.ndarray | None"]
 """:func:`.fast.fast_mine_probabilities`'s shape."""
 
-KERNEL_SOURCES = ("kernels.py",)
+ProofPath = Callable[[Board], "tuple[set[int], set[int], np.ndarray | None] | None"]
+""":func:`.fast.complete_proof`'s shape."""
+
+PlayOutPath = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, int, bool, int],
+    "tuple[list[int], list[int], int, bool, np.ndarray | None]",
+]
+""":func:`.fast.complete_play_out`'s shape."""
+
+
+class CompiledPaths(NamedTuple):
+    """Every compiled path, once the kernels are loaded (see :mod:`.fast`)."""
+
+    probabilities: FastPath
+    """:func:`.fast.fast_mine_probabilities`."""
+    proof: ProofPath
+    """:func:`.fast.complete_proof`: ``complete``'s proof of one position."""
+    play_out: PlayOutPath
+    """:func:`.fast.complete_play_out`: ``complete``'s auto-solver on one game."""
+    play_out_many: Callable[..., None]
+    """:func:`.play_kernels.play_out_many`: the same on boards of a batch."""
+    open_many: Callable[..., None]
+    """:func:`.play_kernels.open_many`: probes and their floods on boards of a batch."""
+
+
+KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py")
 """The files, next to this one, whose code numba compiles and caches."""
 
 RECHECK = 5.0
@@ -160,6 +186,7 @@ class _Readiness:
 
     def __init__(self) -> None:
         self.fast: FastPath | None = None
+        self.paths: CompiledPaths | None = None
         self.final = False  # the exact engine answers for the rest of this process
         self.next_look = 0.0
         self.key: dict | None = None
@@ -194,7 +221,8 @@ class _Readiness:
         from . import fast
 
         fast.load_kernels()
-        self.fast = fast.fast_mine_probabilities
+        self.paths = fast.paths()
+        self.fast = self.paths.probabilities
 
     def compile_here(self) -> None:
         from . import warm
@@ -301,6 +329,11 @@ def fast_path() -> FastPath | None:
     return state.fast
 
 
+def compiled() -> CompiledPaths | None:
+    """Every compiled path when :func:`fast_path` answers, else ``None`` (Python answers)."""
+    return _readiness.paths if fast_path() is not None else None
+
+
 def reset() -> None:
     """Forget this process's decision (tests; the loaded kernels stay in memory)."""
     global _readiness
@@ -309,10 +342,12 @@ def reset() -> None:
 
 __all__ = [
     "CACHE_DIR",
+    "CompiledPaths",
     "JIT_SYNC",
     "NO_JIT",
     "cache_dir",
     "cache_key",
+    "compiled",
     "fast_path",
     "marker_path",
     "marker_ready",

@@ -101,8 +101,27 @@ def _signature_keys(flat, height, width, constraint_at):
     The key is the flat index of the first constraint (smallest index) shifted
     left 15 bits, plus one bit per other constraint at its place in the 3x5
     window (rows 0..2, columns -2..2) that the others can occupy relative to it.
+    Built from the constraints' side (each marks its covered neighbours, smallest
+    index first), which touches far fewer cells than a look around every covered one.
     """
     n = height * width
+    key_of = np.full(n, -1, np.int64)
+    for j in range(n):
+        if constraint_at[j] < 0:
+            continue
+        y, x = j // width, j % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                i = ny * width + nx
+                if flat[i] != COVERED:
+                    continue
+                key = key_of[i]
+                if key < 0:
+                    key_of[i] = j << 15
+                else:
+                    first = key >> 15
+                    first_y, first_x = first // width, first % width
+                    key_of[i] = key | 1 << ((y - first_y) * 5 + x - first_x + 2)
     cells = np.empty(n, np.int64)
     keys = np.empty(n, np.int64)
     off = np.empty(n, np.int64)
@@ -111,25 +130,12 @@ def _signature_keys(flat, height, width, constraint_at):
     for i in range(n):
         if flat[i] != COVERED:
             continue
-        y, x = i // width, i % width
-        key = -1
-        first_y = first_x = 0
-        for ny in range(max(y - 1, 0), min(y + 2, height)):
-            for nx in range(max(x - 1, 0), min(x + 2, width)):
-                j = ny * width + nx
-                if constraint_at[j] < 0:
-                    continue
-                if key < 0:
-                    key = j << 15
-                    first_y, first_x = ny, nx
-                else:
-                    key |= 1 << ((ny - first_y) * 5 + nx - first_x + 2)
-        if key < 0:
+        if key_of[i] < 0:
             off[off_count] = i
             off_count += 1
         else:
             cells[frontier] = i
-            keys[frontier] = key
+            keys[frontier] = key_of[i]
             frontier += 1
     return cells[:frontier], keys[:frontier], off[:off_count]
 
@@ -558,8 +564,11 @@ def _fill_ratios(off, left, t_low, t_high):
 
 
 @njit(cache=True)
-def _combine_with_total(layouts, low, high, mine, free, group_start, order, off, left, p_group):
-    """Group probabilities with the total known; returns (ok, off-frontier probability)."""
+def _combine_with_total(layouts, low, high, mine, free, group_start, order, off, left, w_mine,
+                        w_free):
+    """Group weights with the total known, of the layouts with (``w_mine``) and without
+    (``w_free``) a mine on one cell of each group, the off-frontier cells' at the end;
+    returns whether they are usable."""
     components = len(low)
     t_low = 0
     t_high = 0
@@ -596,7 +605,7 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
             w1 += weight * mines_off
             w0 += weight * (off - mines_off)
     if not total > 0.0 or not np.isfinite(total):
-        return False, np.nan
+        return False
     others = np.zeros(spread + 1)
     rest = np.zeros(spread + 1)
     before = 0
@@ -617,10 +626,13 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
                 a += mine[g, low[c] + m] * rest[m]
                 b += free[g, low[c] + m] * rest[m]
             if not a + b > 0.0:
-                return False, np.nan
-            p_group[g] = a / (a + b)
+                return False
+            w_mine[g] = a
+            w_free[g] = b
         before += widths[c]
-    return True, (w1 / (w1 + w0) if off > 0 else np.nan)
+    w_mine[len(w_mine) - 1] = w1
+    w_free[len(w_free) - 1] = w0
+    return True
 
 
 @njit(cache=True)
@@ -656,24 +668,25 @@ def _merge_ties(values, count):
 
 
 @njit(cache=True)
-def mine_probabilities_into(grid, total, out):
-    """Write the mine probability of every cell of ``grid`` into ``out`` (same shape).
+def weigh_groups(flat, height, width, total, result):
+    """The counting part of :func:`mine_probabilities_into`: per group of interchangeable
+    cells the float weights of the layouts with and without a mine on one of its cells.
 
-    :param grid: C-contiguous int8 (H, W) view codes.
-    :param total: the board's mine total (flags included), or -1 when unknown.
-    :returns: :data:`OK`, or :data:`DEFER` when the exact engine must answer.
+    :param result: float64 flat (H * W): NaN written on every cell, 0 on known-safe ones.
+    :returns: (ok, cells, start, off, w_mine, w_free): the frontier cells with group
+        ``g`` at ``cells[start[g]:start[g + 1]]``, the off-frontier cells, and the weights
+        (entry ``len(start) - 1`` is the off-frontier cells', set only when ``total >= 0``
+        and there are any). ``ok`` is False when the exact engine must answer.
     """
-    height, width = grid.shape
-    flat = grid.reshape(height * width)
-    result = out.reshape(height * width)
+    empty = np.empty(0, np.int64)
     ok, constraint_at, needs, constraint_count, flags = _read_constraints(
         flat, height, width, result
     )
     if not ok:
-        return DEFER
+        return False, empty, empty, empty, np.empty(0), np.empty(0)
     left = total - flags
     if total >= 0 and left < 0:
-        return DEFER
+        return False, empty, empty, empty, np.empty(0), np.empty(0)
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
     group_count = len(touch_count)
@@ -685,11 +698,11 @@ def mine_probabilities_into(grid, total, out):
     components = len(group_start) - 1
     # Mines a component can hold: at most its cells, and at most the sum of its needs.
     span = 1
+    most = np.zeros(components, np.int64)
     for c in range(components):
-        cells_in = 0
         for f in range(group_start[c], group_start[c + 1]):
-            cells_in += sizes[order[f]]
-        span = max(span, cells_in + 1)
+            most[c] += sizes[order[f]]
+        span = max(span, most[c] + 1)
     layouts = np.zeros((components, span))
     mine = np.zeros((group_count, span))
     free = np.zeros((group_count, span))
@@ -701,13 +714,17 @@ def mine_probabilities_into(grid, total, out):
     )
     low = np.empty(components, np.int64)
     high = np.empty(components, np.int64)
+    w_mine = np.zeros(group_count + 1)
+    w_free = np.zeros(group_count + 1)
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
+        # Each component's own polynomials are only as long as it has cells: a small
+        # one next to a large one counts in small arrays (the same sums, so the same floats).
         if not _count_component(
             members, sizes, touches, touch_count, needs, by_start, by_members, scratch,
-            span - 1, layouts[c], mine, free,
+            most[c], layouts[c], mine, free,
         ):
-            return DEFER
+            return False, cells, start, off, w_mine, w_free
         low[c] = span
         high[c] = -1
         largest = 0.0
@@ -717,7 +734,7 @@ def mine_probabilities_into(grid, total, out):
                 high[c] = k
                 largest = max(largest, layouts[c, k])
         if high[c] < 0 or not np.isfinite(largest):
-            return DEFER
+            return False, cells, start, off, w_mine, w_free
         # One scale per component keeps the products of many components in range.
         # Loops, not array expressions: those compile far slower (shape checks).
         for k in range(span):
@@ -727,27 +744,54 @@ def mine_probabilities_into(grid, total, out):
                 mine[g, k] /= largest
                 free[g, k] /= largest
                 if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
-                    return DEFER
-    p_group = np.empty(group_count + 1)
+                    return False, cells, start, off, w_mine, w_free
     if total >= 0:
-        ok, p_off = _combine_with_total(
-            layouts, low, high, mine, free, group_start, order, len(off), left, p_group
+        ok = _combine_with_total(
+            layouts, low, high, mine, free, group_start, order, len(off), left, w_mine, w_free
         )
         if not ok:
-            return DEFER
+            return False, cells, start, off, w_mine, w_free
     else:
-        p_off = np.nan
         for g in range(group_count):
             a = b = 0.0
             for k in range(span):
                 a += mine[g, k]
                 b += free[g, k]
-            p_group[g] = a / (a + b)
-    p_group[group_count] = p_off
+            w_mine[g] = a
+            w_free[g] = b
+    return True, cells, start, off, w_mine, w_free
+
+
+@njit(cache=True)
+def write_probabilities(result, total, cells, start, off, w_mine, w_free):
+    """Each group's probability ``w1 / (w1 + w0)``, ties merged, written on its cells."""
+    group_count = len(start) - 1
+    p_group = np.empty(group_count + 1)
+    for g in range(group_count):
+        p_group[g] = w_mine[g] / (w_mine[g] + w_free[g])
+    w1, w0 = w_mine[group_count], w_free[group_count]
+    p_group[group_count] = w1 / (w1 + w0) if total >= 0 and len(off) > 0 else np.nan
     _merge_ties(p_group, group_count + 1)
     for g in range(group_count):
         for f in range(start[g], start[g + 1]):
             result[cells[f]] = p_group[g]
     for i in off:
         result[i] = p_group[group_count]
+
+
+@njit(cache=True)
+def mine_probabilities_into(grid, total, out):
+    """Write the mine probability of every cell of ``grid`` into ``out`` (same shape).
+
+    :param grid: C-contiguous int8 (H, W) view codes.
+    :param total: the board's mine total (flags included), or -1 when unknown.
+    :returns: :data:`OK`, or :data:`DEFER` when the exact engine must answer.
+    """
+    height, width = grid.shape
+    flat = grid.reshape(height * width)
+    result = out.reshape(height * width)
+    ok, cells, start, off, w_mine, w_free = weigh_groups(flat, height, width, total, result)
+    if not ok:
+        return DEFER
+    write_probabilities(result, total, cells, start, off, w_mine, w_free)
     return OK

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import time
 import traceback
@@ -40,6 +41,67 @@ def _check(fast_mine_probabilities: jit.FastPath) -> None:
             raise RuntimeError(f"compiled kernel disagrees with the exact engine: {fast} {exact}")
 
 
+def _check_proof(complete_proof: jit.ProofPath) -> None:
+    """The compiled proof of ``complete`` is the Python path's, along a whole game."""
+    from ...core.layout import MineLayout
+    from ...core.minefield import GameState, Minefield
+    from ..rules.complete import Complete
+
+    rng = np.random.default_rng(11)
+    field = Minefield(MineLayout.random(16, 16, 40, rng), first_click="safe", rng=rng)
+    field.probe(8, 8)
+    exact = Complete()
+    while field.state is GameState.PLAYING:
+        board = field.board()
+        answer = complete_proof(board)
+        want = exact._prove_exactly(board)
+        if answer is None or (answer[0], answer[1]) != (want.safe, want.mines):
+            raise RuntimeError(f"compiled proof disagrees with the Python one on {board.rows()}")
+        if not want.safe and not want.mines:
+            break
+        for index in want.mines:
+            field.set_flag(index % 16, index // 16)
+        field.open_safe(want.safe)
+
+
+STAMP = "semiautomines-kernel-sources.json"
+"""File next to numba's cache: the kernel sources (by content) that cache was built from."""
+
+
+def _sources_stamp(key: dict) -> str:
+    return json.dumps({name: source["sha256"] for name, source in key["sources"].items()})
+
+
+def drop_stale_caches(key: dict) -> Path | None:
+    """Drop numba's cache of every kernel when any kernel source changed since it was written.
+
+    numba checks only a cached kernel's own file, not the files of the kernels
+    it calls (``play_kernels.py`` calls ``proof_kernels.py``, which calls
+    ``kernels.py``): after an edit of ``kernels.py`` alone it would load the old
+    play-out kernel. So a stamp of all the sources is kept beside the cache, and
+    when it differs every kernel compiles afresh.
+
+    :returns: the stamp to write once the kernels are compiled and checked.
+    """
+    from . import fast
+
+    index = fast.cache_index()
+    if index is None:
+        return None
+    folder = Path(index).parent
+    stamp = folder / STAMP
+    wanted = _sources_stamp(key)
+    try:
+        if stamp.read_text() == wanted:
+            return None
+    except OSError:
+        pass
+    for name in jit.KERNEL_SOURCES:
+        for cached in folder.glob(f"{Path(name).stem}.*.nb[ic]"):
+            cached.unlink(missing_ok=True)
+    return stamp
+
+
 def compile_and_mark(key: dict) -> str | None:
     """Load or compile the kernels in this process, check them, write the marker.
 
@@ -48,8 +110,13 @@ def compile_and_mark(key: dict) -> str | None:
     try:
         from . import fast
 
+        stamp = drop_stale_caches(key)
         fast.load_kernels()
         _check(fast.fast_mine_probabilities)
+        _check_proof(fast.complete_proof)
+        if stamp is not None:
+            with contextlib.suppress(OSError):  # then the next warm-up compiles afresh again
+                stamp.write_text(_sources_stamp(key))
         index = fast.cache_index()
         if index is None or not os.path.exists(index):
             raise RuntimeError(f"numba wrote no cache index (looked for {index})")

@@ -19,14 +19,28 @@ numbers, that proved nothing last time proves nothing now unless one of them
 changed. What ``prove`` returns is the same as on a fresh instance, for any
 board; ``tests/complete_reference.py`` keeps the stateless statement of the
 rules that the tests hold this to.
+
+Once the compiled kernels are loaded (:mod:`~minesweep_env.solver.probability.jit`
+decides when), one compiled call answers instead
+(:mod:`~minesweep_env.solver.probability.proof_kernels`): the same proof, the
+cheap rules and the full count both in machine numbers, a weight of exactly 0
+deciding a cell as the exact engine's integer 0 does. It hands back the rare
+position it cannot settle so (a count too wide for it, an inconsistent board),
+and the Python path above answers, raising the same errors. The exact weights of
+a settled position are then counted only when someone asks for them
+(:meth:`Complete.known_weights`).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...core.board import Board
 from ...core.cells import COVERED
+from ...core.minefield import Minefield, WinRule
 from ...errors import InconsistentBoardError
 from ..base import Proof, RuleSet
+from ..probability import jit
 from ..probability.engine import CACHE_LIMIT, Weights, count_position
 from ..probability.frontier import split_components
 from ..probability.tracked import TrackedConstraints
@@ -219,6 +233,8 @@ class Complete(RuleSet):
     def __init__(self) -> None:
         self._cache: dict = {}
         self._last: tuple[bytes, int | None, Weights] | None = None
+        # The last position the compiled path settled with a full count: its probabilities.
+        self._settled: tuple[bytes, int | None, np.ndarray] | None = None
         self._tracked: TrackedConstraints | None = None
 
     def known_weights(self, board: Board) -> Weights | None:
@@ -230,9 +246,31 @@ class Complete(RuleSet):
         observation) can take them from here instead of counting again.
         """
         last = self._last
-        if last is None or last[1] != board.total_mines or last[0] != board.grid.tobytes():
+        grid = board.grid.tobytes()
+        if last is not None and last[1] == board.total_mines and last[0] == grid:
+            return last[2]
+        settled = self._settled
+        if settled is None or settled[1] != board.total_mines or settled[0] != grid:
             return None
-        return last[2]
+        # The compiled path settled it: count exactly now, once, as the Python path would have.
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.clear()
+        weights = count_position(board, cache=self._cache)
+        self._last = (grid, board.total_mines, weights)
+        return weights
+
+    def known_probabilities(self, board: Board) -> np.ndarray | None:
+        """The compiled path's float probabilities of ``board`` if its last full count was
+        on it: within 1e-12 of the exact engine's (see :meth:`RuleSet.known_probabilities`).
+        """
+        settled = self._settled
+        if (
+            settled is None
+            or settled[1] != board.total_mines
+            or settled[0] != board.grid.tobytes()
+        ):
+            return None
+        return settled[2]
 
     weights_for = known_weights
     """The former name of :meth:`known_weights`."""
@@ -241,6 +279,7 @@ class Complete(RuleSet):
         """Forget the component counts, the last full count and the tracked constraints."""
         self._cache.clear()
         self._last = None
+        self._settled = None
         self._tracked = None
 
     def _track(self, board: Board) -> TrackedConstraints:
@@ -255,7 +294,54 @@ class Complete(RuleSet):
         self._tracked = tracked
         return tracked
 
+    def play_out(self, minefield: Minefield) -> tuple[list[int], list[int], bool] | None:
+        """Every round of the auto-solver in one compiled call, when the kernels are loaded.
+
+        The rounds are those of :meth:`prove`; within a round the cells are opened
+        in increasing index order (round by round, a set's order).
+        """
+        compiled = jit.compiled()
+        if compiled is None:
+            return None
+        layout = minefield.layout
+        opened, flagged, left, done, probabilities = compiled.play_out(
+            minefield.view,
+            layout.mines,
+            layout.numbers,
+            minefield.mine_count,
+            minefield.win_rule is WinRule.NOTHING_COVERED,
+            minefield.safe_cells_left,
+        )
+        minefield.record_opened(minefield.safe_cells_left - left)
+        if probabilities is not None:
+            self.remember_settled(minefield.view, minefield.mine_count, probabilities)
+        return opened, flagged, done
+
+    def plays_out_compiled(self) -> bool:
+        """Whether :meth:`play_out` and :meth:`prove` are this class's own, so a batch may
+        play this rule set's rounds compiled (a subclass that changes either is played
+        round by round, through its own methods)."""
+        cls = type(self)
+        return cls.prove is Complete.prove and cls.play_out is Complete.play_out
+
+    def remember_settled(self, grid: np.ndarray, total: int, probabilities: np.ndarray) -> None:
+        """A compiled auto-solver settled the position ``grid`` (its view codes, any shape)
+        with a full count that found ``probabilities``: hand them out for it from now on
+        (:meth:`known_probabilities`; :meth:`known_weights` counts it exactly on demand)."""
+        self._settled = (grid.tobytes(), total, probabilities)
+
     def prove(self, board: Board) -> Proof:
+        compiled = jit.compiled()
+        answer = None if compiled is None else compiled.proof(board)
+        if answer is not None:
+            safe, mines, probabilities = answer
+            if probabilities is not None:
+                self._settled = (board.grid.tobytes(), board.total_mines, probabilities)
+            return Proof(safe, mines)
+        return self._prove_exactly(board)
+
+    def _prove_exactly(self, board: Board) -> Proof:
+        """The Python path: tracked constraints, the cheap rules, the exact engine."""
         tracked = self._track(board)
         cheap = _cheap_proof(tracked)
         if cheap.safe or cheap.mines:

@@ -1,0 +1,161 @@
+"""Compiled (numba) auto-solver of rule set ``complete``: whole games' worth of rounds per call.
+
+:func:`~minesweep_env.solver.autosolve.autosolve` plays a rule set round by
+round: prove, flag the proven mines, open the proven-safe cells (zeros flood),
+again until a round changes nothing or the game is won. Here the same rounds
+run in one compiled call, each proof the one
+:func:`~.proof_kernels.complete_proof_into` gives (so exactly ``Complete.prove``'s),
+for one game (:func:`play_out_into`) or for many boards of a batch at once
+(:func:`play_out_many`, with :func:`open_many` for the players' own probes).
+
+A round the compiled proof cannot answer, or one whose proof would open a mine
+(only behind a person's wrong flag), is left unplayed and the Python path plays
+on from there, so every game ends where round-by-round play ends it. Within a
+round cells are opened in increasing index order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.cells import COVERED, FLAGGED
+from .proof_kernels import DEFER, MINE, SAFE, WORK_ROWS, prove_flat
+
+
+@njit(cache=True)
+def _flood(start, view, numbers, opened, count, stack):
+    """Open ``start`` and, from every zero, its neighbours (as ``Minefield`` floods).
+
+    :param stack: int64 scratch of H * W entries.
+    """
+    height, width = view.shape
+    flat = view.reshape(height * width)
+    flat[start] = numbers[start]
+    opened[count] = start
+    count += 1
+    top = 0
+    if numbers[start] == 0:
+        stack[0] = start
+        top = 1
+    while top > 0:
+        top -= 1
+        cell = stack[top]
+        y, x = cell // width, cell % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                n = ny * width + nx
+                if flat[n] < 0 and flat[n] != FLAGGED:
+                    flat[n] = numbers[n]
+                    opened[count] = n
+                    count += 1
+                    if numbers[n] == 0:
+                        stack[top] = n
+                        top += 1
+    return count
+
+
+@njit(cache=True)
+def play_out_into(view, mines, numbers, has_total, total, nothing_covered, safe_left,
+                  opened, flagged, probabilities):
+    """The auto-solver with ``complete`` on a game, round after round, in one call.
+
+    Each round proves what :func:`complete_proof_into` proves on the view, flags
+    the proven mines and opens the proven-safe cells (flooding from zeros), as
+    :func:`~minesweep_env.solver.autosolve.autosolve` plays a proof; it stops when
+    a round changes nothing, the game is won, or a round must be answered by the
+    Python path (then that round is left unplayed).
+
+    :param view: the game's int8 (H, W) view, changed in place.
+    :param mines: int8 flat (H * W), 1 on a mine; ``numbers`` int8 flat, the mine counts.
+    :param nothing_covered: the win rule: every safe cell open and nothing covered,
+        instead of every safe cell open.
+    :param safe_left: safe cells not yet open.
+    :param opened: int64 (H * W): the cells opened, in order; ``flagged`` the same.
+    :param probabilities: float64 (H * W): the settled position's, with :data:`FULL`.
+    :returns: (status, cells opened, cells flagged, safe cells left, won): the last
+        round's status, :data:`FULL` when a full count proved nothing more
+        (``probabilities`` are then the final view's) and :data:`DEFER` when the
+        Python path must play on; ``won`` when the game was won.
+    """
+    height, width = view.shape
+    n = height * width
+    flat = view.reshape(n)
+    codes = np.empty(n, np.int8)
+    work = np.empty((WORK_ROWS, n), np.int64)
+    stack = np.empty(n, np.int64)
+    opened_count = 0
+    flagged_count = 0
+    while True:
+        status = prove_flat(flat, height, width, has_total, total, codes, probabilities, work)
+        if status == DEFER:
+            return DEFER, opened_count, flagged_count, safe_left, False
+        # A proof that could lose (a safe cell that is a mine: only behind a wrong
+        # flag) is left to the Python path, which plays it in its own order.
+        for i in range(n):
+            if (codes[i] & SAFE and mines[i]) or codes[i] == SAFE | MINE:
+                return DEFER, opened_count, flagged_count, safe_left, False
+        changed = False
+        for i in range(n):
+            if codes[i] & MINE and flat[i] == COVERED:
+                flat[i] = FLAGGED
+                flagged[flagged_count] = i
+                flagged_count += 1
+                changed = True
+        before = opened_count
+        for i in range(n):
+            if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
+                opened_count = _flood(i, view, numbers, opened, opened_count, stack)
+        safe_left -= opened_count - before
+        changed |= opened_count > before
+        won = safe_left == 0
+        if won and nothing_covered:
+            for i in range(n):
+                if flat[i] == COVERED:
+                    won = False
+                    break
+        if won:
+            return status, opened_count, flagged_count, safe_left, True
+        if not changed:  # only a full count proves nothing new
+            return status, opened_count, flagged_count, safe_left, False
+
+
+@njit(cache=True)
+def play_out_many(views, mines, numbers, boards, totals, nothing_covered, safe_left, height,
+                  width, probabilities, status, won):
+    """:func:`play_out_into` on each board ``boards[k]`` of a batch.
+
+    :param views: int8 (N, H * W) views, changed in place; ``mines`` (1 on a mine) and
+        ``numbers`` int8 (N, H * W).
+    :param totals: int64 (N): each board's mine total; ``safe_left`` int64 (N), updated.
+    :param probabilities: float64 (len(boards), H * W): row k the settled position's
+        of board ``boards[k]`` when ``status[k]`` is :data:`FULL` and it is not won.
+    :param status: int8 (len(boards)): the last round's status per board; ``won`` bool.
+    """
+    n = height * width
+    opened = np.empty(n, np.int64)
+    flagged = np.empty(n, np.int64)
+    for k in range(len(boards)):
+        b = boards[k]
+        result = play_out_into(
+            views[b].reshape((height, width)), mines[b], numbers[b], True, totals[b],
+            nothing_covered, safe_left[b], opened, flagged, probabilities[k],
+        )
+        status[k] = result[0]
+        safe_left[b] = result[3]
+        won[k] = result[4]
+
+
+@njit(cache=True)
+def open_many(views, numbers, boards, cells, height, width, opened):
+    """Open cell ``cells[k]`` of board ``boards[k]`` for every k, flooding zeros, as
+    :func:`~minesweep_env.envs.board_batch.open_cells` does; adds to ``opened[board]``."""
+    n = height * width
+    buffer = np.empty(n, np.int64)
+    stack = np.empty(n, np.int64)
+    for k in range(len(boards)):
+        b = boards[k]
+        view = views[b].reshape((height, width))
+        if views[b, cells[k]] != COVERED:
+            continue
+        opened[b] += _flood(cells[k], view, numbers[b], buffer, 0, stack)
