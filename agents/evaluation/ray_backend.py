@@ -136,8 +136,15 @@ class RayBackend:
             try:
                 ray.init(**options)
             except (ConnectionError, RuntimeError, ValueError) as error:
-                where = self.address or "a local Ray"
-                raise BackendError(f"cannot start Ray at {where}: {_one_line(error)}") from None
+                if self.address is None:
+                    raise BackendError(f"cannot start a local Ray: {_one_line(error)}") from None
+                # Something listens there (the probe passed): most often a cluster with
+                # token authentication that this machine has no token for.
+                raise BackendError(
+                    f"cannot join the Ray cluster at {self.address} ({_one_line(error)}); a "
+                    "cluster with token authentication also needs RAY_AUTH_MODE=token and its "
+                    "token here (README: Run on a cluster)"
+                ) from None
             self._owned = True
         self._cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
