@@ -50,6 +50,9 @@ CLI = Path(sys.executable).with_name("semiautomines")
 @pytest.fixture(scope="module")
 def ray_address():
     """A local Ray with 2 CPUs for the module; its GCS address on the loopback."""
+    # ray.init exports its settings (RAY_AUTH_MODE) to this process's environment, which
+    # the subprocesses joining the cluster need; they go once the module is done.
+    environment = dict(os.environ)
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -59,6 +62,8 @@ def ray_address():
     port = ray.get_runtime_context().gcs_address.rpartition(":")[2]
     yield f"127.0.0.1:{port}"
     ray.shutdown()
+    os.environ.clear()
+    os.environ.update(environment)
 
 
 def run_cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -318,25 +318,23 @@ def run(args: argparse.Namespace) -> int:
     except BackendError as error:
         raise CliError(str(error)) from None
     try:
-        try:
-            folder = new_run_folder(args.out)
-        except OSError as error:
-            raise CliError(
-                f"{args.out}: cannot make a run folder ({error.strerror or error})"
-            ) from None
-        command = _command(args, agents, targets)
-        run_result = evaluate(
-            agents,
-            targets,
-            settings,
-            args.games,
-            workers=workers,
-            progress=not args.no_progress,
-            descriptions=descriptions,
-            backend=backend,
-        )
-    finally:
-        backend.close()
+        folder = new_run_folder(args.out)
+    except OSError as error:
+        raise CliError(
+            f"{args.out}: cannot make a run folder ({error.strerror or error})"
+        ) from None
+    command = _command(args, agents, targets)
+    run_result = evaluate(
+        agents,
+        targets,
+        settings,
+        args.games,
+        workers=workers,
+        progress=not args.no_progress,
+        descriptions=descriptions,
+        backend=backend,
+    )
+    backend.close()  # on an early exit instead, Ray stops the Ray it started by itself
     if args.baseline is not None:
         add_paired_columns(run_result.rows, run_result.records, args.baseline)
     paths = write_run(run_result, folder, command)
