@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Protocol
 
 from .play import Chunk, play_chunk
@@ -41,7 +41,7 @@ class Backend(Protocol):
     def start(self) -> None:
         """Get ready (connect to a cluster); raise :class:`BackendError` when it cannot."""
 
-    def play(self, chunks: list[Chunk]) -> Iterator[tuple[int, list[GameRecord]]]:
+    def play(self, chunks: list[Chunk]) -> Generator[tuple[int, list[GameRecord]], None, None]:
         """Play every chunk, yielding its number in ``chunks`` and its records as it finishes.
 
         Closing the iterator early (Ctrl-C, an error) stops the outstanding work.
@@ -74,7 +74,7 @@ class LocalBackend:
     def start(self) -> None:
         """Nothing to prepare: the pool is made by :meth:`play`."""
 
-    def play(self, chunks: list[Chunk]) -> Iterator[tuple[int, list[GameRecord]]]:
+    def play(self, chunks: list[Chunk]) -> Generator[tuple[int, list[GameRecord]], None, None]:
         if self.workers <= 1:
             for number, chunk in enumerate(chunks):
                 yield number, play_chunk(chunk)

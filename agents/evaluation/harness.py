@@ -2,8 +2,8 @@
 
 Games are cut into chunks and spread over worker processes or a Ray cluster
 (:mod:`.backends`); results are put back in game order, so the figures depend
-neither on ``workers`` nor on the backend. A Ctrl-C
-stops the run and returns what finished, marked as interrupted.
+neither on ``workers`` nor on the backend. A Ctrl-C stops the run and returns
+what finished, marked as interrupted.
 """
 
 from __future__ import annotations
@@ -120,9 +120,9 @@ def evaluate(
     begin = perf_counter()
     try:
         with closing(backend.play(chunks)) as finished:
-            for number, records in finished:
-                done[number] = records
-                bar.update(len(records))
+            for number, chunk_records in finished:
+                done[number] = chunk_records
+                bar.update(len(chunk_records))
     except KeyboardInterrupt:
         interrupted = True
     except Exception as failure:  # an agent or env bug: keep what finished, say what broke

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 from .backends import BackendError
@@ -40,7 +40,7 @@ IN_FLIGHT_PER_CPU = 2
 """Chunks queued per cluster CPU: one running, one waiting, so no CPU idles
 while the driver takes a result in."""
 
-PROBE_SECONDS = 5.0
+CONNECT_SECONDS = 5.0
 """How long to wait for the cluster's port to answer before giving up."""
 
 LOCAL_OBJECT_STORE = 256 * 1024 * 1024
@@ -48,7 +48,9 @@ LOCAL_OBJECT_STORE = 256 * 1024 * 1024
 and the default (30% of memory) is a lot to ask of a shared machine."""
 
 
-def play_games(agent: str, target: Target, indices: tuple[int, ...], settings: Settings):
+def play_games(
+    agent: str, target: Target, indices: tuple[int, ...], settings: Settings
+) -> list[GameRecord]:
     """The Ray task: play one chunk in a worker (its name is the worker's process title)."""
     return play_chunk(Chunk(agent, target, indices, settings))
 
@@ -65,7 +67,7 @@ def split_address(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def probe(address: str, seconds: float = PROBE_SECONDS) -> None:
+def check_reachable(address: str, seconds: float = CONNECT_SECONDS) -> None:
     """Fail fast when nothing listens at ``address``.
 
     ``ray.init`` itself keeps retrying an unreachable head for minutes; a plain
@@ -131,14 +133,14 @@ class RayBackend:
                 )
             else:
                 if self.address != "auto":
-                    probe(self.address)
+                    check_reachable(self.address)
                 options["address"] = self.address
             try:
                 ray.init(**options)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 if self.address is None:
                     raise BackendError(f"cannot start a local Ray: {_one_line(error)}") from None
-                # Something listens there (the probe passed): most often a cluster with
+                # Something listens there (check_reachable passed): most often a cluster with
                 # token authentication that this machine has no token for.
                 raise BackendError(
                     f"cannot join the Ray cluster at {self.address} ({_one_line(error)}); a "
@@ -153,7 +155,7 @@ class RayBackend:
             return self.workers  # a cap on this run's share of the cluster
         return IN_FLIGHT_PER_CPU * self._cpus
 
-    def play(self, chunks: list[Chunk]) -> Iterator[tuple[int, list[GameRecord]]]:
+    def play(self, chunks: list[Chunk]) -> Generator[tuple[int, list[GameRecord]], None, None]:
         import ray
 
         task = ray.remote(num_cpus=1, max_retries=self.max_retries)(play_games)
