@@ -143,17 +143,29 @@ def test_the_cli_joins_a_running_cluster_with_the_same_results(ray_address, tmp_
     assert ray.cluster_resources().get("CPU") == 2
 
 
+def _parent(pid: int) -> int:
+    # /proc/PID/stat: "pid (name) state ppid ...", and the name may hold spaces.
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+
+
 def _kill_a_playing_worker(killed: list[int], stop: threading.Event) -> None:
-    """SIGKILL the first Ray worker seen playing a chunk (its title is the task's name)."""
+    """SIGKILL the first worker of this module's Ray seen playing a chunk.
+
+    A worker's title is the task's name while it runs one; its parent is the
+    raylet this process started, so no other Ray on the machine is touched.
+    """
     title = f"ray::{play_games.__name__}".encode()
     while not stop.is_set():
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                if (entry / "cmdline").read_bytes().startswith(title):
-                    os.kill(int(entry.name), signal.SIGKILL)
-                    killed.append(int(entry.name))
+                pid = int(entry.name)
+                if (entry / "cmdline").read_bytes().startswith(title) and (
+                    _parent(_parent(pid)) == os.getpid()
+                ):
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
                     return
             except OSError:  # the process ended meanwhile
                 continue
