@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv-test
 .venv-test/bin/python -m pip install --quiet --upgrade pip
-.venv-test/bin/python -m pip install --quiet -e '.[train,dev]'
+.venv-test/bin/python -m pip install --quiet -e '.[train,dev,ray]'
 # Compile the probability kernels into numba's cache now, not during the first game.
 .venv-test/bin/python -m minesweep_env.solver.probability.warm
 .venv-test/bin/ruff check .

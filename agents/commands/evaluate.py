@@ -22,16 +22,20 @@ from minesweep_env.solver.registry import get_rule_set
 
 from .. import ModelNotFoundError, PPOAgent, make_agent, parse_agent_name
 from ..evaluation import (
+    BACKENDS,
+    BackendError,
     Settings,
     Target,
     add_paired_columns,
     board_target,
     evaluate,
+    make_backend,
     map_targets,
     maps_section,
     markdown_table,
     new_run_folder,
     paired_table,
+    run_speed,
     write_run,
 )
 from ..evaluation.saved_games import write_saved_games
@@ -58,6 +62,8 @@ examples:
   semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
   semiautomines evaluate --agents ppo --model runs/NAME/final.pt --boards beginner
   semiautomines evaluate --agents search,search:depth=3 --baseline greedy --boards expert
+  semiautomines evaluate --agents greedy --boards expert --maps none --games 1000000 \
+      --backend ray --ray-address HEAD:6379     # on a Ray cluster (pip install '.[ray]')
 
 Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
 no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
@@ -69,6 +75,9 @@ results.md (also printed), win_rates.png, games.csv (every game's outcome), run.
 with --save-games also games.jsonl (every game's layout and moves, for `replay`).
 With --baseline, rows also carry the paired difference against that agent on the same
 games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C keeps the partial results.
+--backend ray plays the same games as Ray tasks: on a local Ray it starts (--workers
+CPUs), or on the cluster at --ray-address (--workers then caps the chunks at once); a
+worker that dies mid-chunk has its chunk retried by Ray, and the results are identical.
 """
 
 
@@ -131,6 +140,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         help="processes to play in; results do not depend on it (default: all cores)",
+    )
+    parser.add_argument(
+        "--backend",
+        default="local",
+        choices=BACKENDS,
+        help="where to play: local processes, or Ray tasks (needs the ray extra); "
+        "results do not depend on it (default local)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="join the Ray cluster whose head is at ADDR (HOST:PORT, ray://HOST:PORT or "
+        "auto) instead of starting a local Ray; with --backend ray",
     )
     parser.add_argument(
         "--out", default="results", help="folder for run folders (default results/)"
@@ -283,6 +306,12 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
 def run(args: argparse.Namespace) -> int:
     workers = _check_numbers(args)
     try:
+        backend = make_backend(
+            args.backend, workers if args.backend == "local" else args.workers, args.ray_address
+        )
+    except BackendError as error:
+        raise CliError(str(error)) from None
+    try:
         get_rule_set(args.rule_set)
     except ValueError as error:
         raise CliError(str(error)) from None
@@ -298,6 +327,11 @@ def run(args: argparse.Namespace) -> int:
         args.trust_model,
         save_games=args.save_games,
     )
+    # Connect before writing anything: an unreachable cluster leaves no run folder behind.
+    try:
+        backend.start()
+    except BackendError as error:
+        raise CliError(str(error)) from None
     try:
         folder = new_run_folder(args.out)
     except OSError as error:
@@ -313,7 +347,9 @@ def run(args: argparse.Namespace) -> int:
         workers=workers,
         progress=not args.no_progress,
         descriptions=descriptions,
+        backend=backend,
     )
+    backend.close()  # on an early exit instead, Ray stops the Ray it started by itself
     if args.baseline is not None:
         add_paired_columns(run_result.rows, run_result.records, args.baseline)
     paths = write_run(run_result, folder, command)
@@ -327,6 +363,7 @@ def run(args: argparse.Namespace) -> int:
         if maps:
             print(f"\n{maps}")
         print(f"\n{command}")
+        print(run_speed(run_result))
     written = ", ".join(p.name for kind, p in paths.items() if kind != "run")
     if run_result.interrupted:
         print(

@@ -1,14 +1,26 @@
 """Fair comparison of agents: the harness, its statistics and its reports."""
 
+from .backends import BACKENDS, Backend, BackendError, LocalBackend, make_backend
 from .harness import Run, evaluate, games_for, plan
 from .paired import PairedDifference, add_paired_columns, paired_difference, write_games
 from .play import Settings, game_seed
-from .report import maps_section, markdown_table, new_run_folder, paired_table, write_run
+from .report import (
+    maps_section,
+    markdown_table,
+    new_run_folder,
+    paired_table,
+    run_speed,
+    write_run,
+)
 from .stats import GameRecord, summarise, wilson_interval
 from .targets import Target, board_target, map_targets
 
 __all__ = [
+    "BACKENDS",
+    "Backend",
+    "BackendError",
     "GameRecord",
+    "LocalBackend",
     "PairedDifference",
     "Run",
     "Settings",
@@ -18,6 +30,7 @@ __all__ = [
     "evaluate",
     "game_seed",
     "games_for",
+    "make_backend",
     "map_targets",
     "maps_section",
     "markdown_table",
@@ -25,6 +38,7 @@ __all__ = [
     "paired_difference",
     "paired_table",
     "plan",
+    "run_speed",
     "summarise",
     "wilson_interval",
     "write_games",

@@ -1,27 +1,28 @@
 """The evaluation harness: every agent plays the same seeded games on every target.
 
-Games are cut into chunks and spread over worker processes; results are put
-back in game order, so the figures do not depend on ``workers``. A Ctrl-C
-stops the run and returns what finished, marked as interrupted.
+Games are cut into chunks and spread over worker processes or a Ray cluster
+(:mod:`.backends`); results are put back in game order, so the figures depend
+neither on ``workers`` nor on the backend. A Ctrl-C stops the run and returns
+what finished, marked as interrupted.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import signal
+from contextlib import closing
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any
 
 from tqdm import tqdm
 
-from .play import Chunk, Settings, play_chunk
+from .backends import LOCAL_CHUNK_GAMES, Backend, LocalBackend
+from .play import Chunk, Settings
 from .stats import GameRecord, summarise
 from .targets import Target
 
-CHUNK_GAMES = 25
-"""Games per unit of work: small enough to balance workers and move the bar,
-large enough that sending work to a process costs nothing noticeable."""
+CHUNK_GAMES = LOCAL_CHUNK_GAMES
+"""Games per unit of work of the local backend (see :mod:`.backends`)."""
 
 
 @dataclass
@@ -36,6 +37,11 @@ class Run:
     error: str | None = None
     """Why the run stopped early, when an agent or the env failed."""
     records: dict[tuple[str, str], list[GameRecord]] = field(default_factory=dict, repr=False)
+    seconds: float = 0.0
+    """Wall-clock time of the games, all workers together (``games_per_s`` of a row is
+    one process's speed; ``played_games / seconds`` is the whole run's)."""
+    backend: str = "local"
+    """Where the games were played (:meth:`.backends.Backend.describe`)."""
 
 
 def games_for(target: Target, games: int, deterministic: bool) -> int:
@@ -80,16 +86,6 @@ def plan(
     return [q[k] for k in range(longest) for q in queues if k < len(q)]
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them and keeps the results."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _play_numbered(numbered: tuple[int, Chunk]) -> tuple[int, list[GameRecord]]:
-    number, chunk = numbered
-    return number, play_chunk(chunk)
-
-
 def evaluate(
     agents: list[str],
     targets: list[Target],
@@ -98,6 +94,7 @@ def evaluate(
     workers: int = 1,
     progress: bool = True,
     descriptions: dict[str, str] | None = None,
+    backend: Backend | None = None,
 ) -> Run:
     """Play every agent on every target and summarise.
 
@@ -107,31 +104,31 @@ def evaluate(
     :param workers: processes; 1 plays in this process.
     :param progress: show a tqdm bar on stderr.
     :param descriptions: agent name -> text for the report (e.g. the model file).
+    :param backend: where to play, started by the caller (:mod:`.backends`);
+        ``None``: ``workers`` local processes.
     """
     from .. import parse_agent_name
 
     deterministic = {name: parse_agent_name(name)[0].deterministic for name in agents}
-    chunks = plan(agents, deterministic, targets, settings, games)
+    if backend is None:
+        backend = LocalBackend(workers)
+    chunks = plan(agents, deterministic, targets, settings, games, backend.chunk_games)
     planned = sum(len(c.indices) for c in chunks)
     done: dict[int, list[GameRecord]] = {}
     interrupted, error = False, None
     bar = tqdm(total=planned, unit="game", desc="evaluate", disable=not progress, smoothing=0.05)
+    begin = perf_counter()
     try:
-        if workers <= 1:
-            for number, chunk in enumerate(chunks):
-                done[number] = play_chunk(chunk)
-                bar.update(len(chunk.indices))
-        else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(workers, initializer=_ignore_sigint) as pool:
-                for number, records in pool.imap_unordered(_play_numbered, enumerate(chunks)):
-                    done[number] = records
-                    bar.update(len(records))
+        with closing(backend.play(chunks)) as finished:
+            for number, chunk_records in finished:
+                done[number] = chunk_records
+                bar.update(len(chunk_records))
     except KeyboardInterrupt:
         interrupted = True
     except Exception as failure:  # an agent or env bug: keep what finished, say what broke
         error = f"{type(failure).__name__}: {failure}"
     finally:
+        seconds = perf_counter() - begin
         bar.close()
     records: dict[tuple[str, str], list[GameRecord]] = {}
     for number in sorted(done):
@@ -154,6 +151,8 @@ def evaluate(
         interrupted=interrupted,
         error=error,
         records=records,
+        seconds=seconds,
+        backend=backend.describe(),
     )
 
 

@@ -96,6 +96,16 @@ def paired_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def run_speed(run: Run) -> str:
+    """The whole run's speed, every worker together, beside the per-process
+    ``games_per_s`` of the rows: what a cluster adds shows here."""
+    rate = run.played_games / run.seconds if run.seconds > 0 else 0.0
+    return (
+        f"{run.played_games:,} games in {run.seconds:,.1f} s: {rate:,.1f} games/s over the "
+        f"run ({run.backend})"
+    )
+
+
 def _interval(row: dict[str, Any]) -> str:
     if row.get("exact"):
         return "exact (one fixed game)"
@@ -240,6 +250,9 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
                 "model": settings.model,
                 "planned_games": run.planned_games,
                 "played_games": run.played_games,
+                "backend": run.backend,
+                "seconds": round(run.seconds, 3),
+                "games_per_s": round(run.played_games / run.seconds, 3) if run.seconds else 0.0,
                 "interrupted": run.interrupted,
                 "error": run.error,
             },
