@@ -16,6 +16,7 @@ that opens new information":
    other cell is provably safe (a zero always is). This is exact: for every
    number the cell could show, the engine counts the layouts that fit and
    checks for a cell that no layout mines. Ties keep the ranking of step 1.
+   :mod:`.progress` computes it, and spares most of the exact counts.
 
 ``tie_break="zero"`` stops after step 1 (agent ``greedy-zero``); the look-ahead
 is worth 1 to 2 points on expert over it (``benchmarks/baselines.py``).
@@ -37,12 +38,25 @@ from typing import Literal
 
 import numpy as np
 
-from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum, neighbour_table
-from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from .base import Agent
+from .progress import best_progress, progress_chance
+
+__all__ = [
+    "LOOKAHEAD",
+    "GreedyAgent",
+    "OpeningGreedyAgent",
+    "PlainGreedyAgent",
+    "TIE_BREAKS",
+    "TieBreak",
+    "ZeroGreedyAgent",
+    "first_click_cell",
+    "neighbour_counts",
+    "progress_chance",
+    "zero_chance",
+]
 
 LOOKAHEAD = 6
 """Tied cells (the likeliest zeros) whose chance of progress is computed exactly;
@@ -69,40 +83,6 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
     safe[view == FLAGGED] = 0.0
     return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
-
-
-def progress_chance(board: Board, cell: int, cache: dict | None = None) -> float:
-    """The chance that probing ``cell`` (assumed safe) shows a number after which
-    some other covered cell is provably safe (a zero with covered neighbours
-    always is). Only meaningful when no covered cell is provably safe yet.
-
-    Exact: each number ``v`` the cell could show is weighted by the layouts that
-    fit the position with ``v`` there (the engine's count).
-    """
-    from minesweep_env.solver.probability import count_position
-
-    flat = board.grid.reshape(-1)
-    around = neighbour_table(board.width, board.height)[cell]
-    flags = sum(1 for n in around if flat[n] == FLAGGED)
-    covered = sum(1 for n in around if flat[n] == COVERED)
-    fitting = progress = 0
-    for number in range(flags, flags + covered + 1):
-        trial = board.copy()
-        trial_flat = trial.grid.reshape(-1)
-        trial_flat[cell] = number
-        try:
-            weights = count_position(trial, cache=cache)
-        except InconsistentBoardError:
-            continue  # the cell cannot show this number
-        fitting += weights.layouts
-        # Before the probe no covered cell is certain (the caller checks), so
-        # a cell that no layout mines now is progress.
-        if any(
-            weight == 0 and trial_flat[index] == COVERED
-            for index, weight in weights.mine_weight.items()
-        ):
-            progress += weights.layouts
-    return progress / fitting if fitting else 0.0
 
 
 def neighbour_counts(height: int, width: int) -> np.ndarray:
@@ -194,9 +174,8 @@ class GreedyAgent(Agent):
         if certain_safe or self.tie_break == "zero":
             return int(ranked[0])  # certain_safe: a weaker rule set left safe cells
         board = minefield.board()
-        chances = [progress_chance(board, int(c), self._cache) for c in ranked[:LOOKAHEAD]]
-        best = max(range(len(chances)), key=lambda k: (chances[k], -k))
-        return int(ranked[best])
+        shortlist = [int(c) for c in ranked[:LOOKAHEAD]]
+        return shortlist[best_progress(board, shortlist, weights, self._cache)]
 
     def describe(self) -> str:
         opening = "known-best first click" if self.opening else "first click by tie-break"
