@@ -38,8 +38,10 @@ from typing import Literal
 
 import numpy as np
 
+from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
+from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
 from .progress import best_progress, progress_chance
@@ -51,6 +53,7 @@ __all__ = [
     "PlainGreedyAgent",
     "TIE_BREAKS",
     "TieBreak",
+    "clear_lowest",
     "ZeroGreedyAgent",
     "first_click_cell",
     "neighbour_counts",
@@ -83,6 +86,38 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
     safe[view == FLAGGED] = 0.0
     return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
+
+
+CLEAR_GAP = 1e-9
+"""Relative gap (plus :data:`CLEAR_FLOOR` absolute) by which the lowest float
+probability must beat every other for :func:`clear_lowest` to trust it: a
+thousand times the float path's error bound."""
+CLEAR_FLOOR = 1e-11
+
+
+def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
+    """The valid cell of lowest mine probability, by the compiled float path, when it
+    is lower than every other by a clear gap; ``None`` when the exact weights must
+    decide (a tie or near-tie, or the float path is not loaded or defers).
+
+    The float path's probabilities are within 1e-12 of the exact ones and NaN
+    exactly where the exact engine has none, so a clear float minimum is the
+    exact engine's unique minimum: the same cell the exact route picks.
+    """
+    fast = fast_path()
+    probabilities = None if fast is None else fast(board, None)
+    if probabilities is None:
+        return None
+    flat = probabilities.reshape(-1)
+    open_cells = np.flatnonzero(valid & ~np.isnan(flat))
+    if open_cells.size < 2:
+        return int(open_cells[0]) if open_cells.size else None
+    values = flat[open_cells]
+    order = np.argpartition(values, 1)[:2]
+    lowest, runner_up = values[order[0]], values[order[1]]
+    if runner_up - lowest > CLEAR_GAP * lowest + CLEAR_FLOOR:
+        return int(open_cells[order[0]])
+    return None
 
 
 def neighbour_counts(height: int, width: int) -> np.ndarray:
@@ -146,6 +181,9 @@ class GreedyAgent(Agent):
         board = minefield.board()
         weights = game.rule_set.known_weights(board)
         if weights is None:
+            clear = clear_lowest(board, valid)
+            if clear is not None:
+                return clear
             weights = count_position(board, cache=self._cache)
         candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
         if not candidates:  # no total known and no frontier: every valid cell ties

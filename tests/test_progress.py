@@ -14,6 +14,7 @@ from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.solver.probability import count_position
 from minesweep_env.solver.probability.jit import fast_path
 from semiautomines_agents import progress
+from semiautomines_agents.greedy import clear_lowest
 from semiautomines_agents.progress import (
     best_progress,
     isolated_shape,
@@ -137,3 +138,28 @@ def test_best_progress_is_the_earliest_highest_chance(case):
     chances = [progress_chance(board, cell) for cell in ranked]
     expected = max(range(len(ranked)), key=lambda k: (chances[k], -k))
     assert best_progress(board, ranked, weights) == expected
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_clear_lowest_is_the_exact_unique_lowest_or_nothing(case):
+    board = _positions(40, 8)[case]
+    valid = board.grid.reshape(-1) == COVERED
+    weights = count_position(board)
+    open_cells = {c: w for c, w in weights.mine_weight.items() if w is not None and valid[c]}
+    lowest = min(open_cells.values())
+    tied = [c for c, w in open_cells.items() if w == lowest]
+    clear = clear_lowest(board, valid)
+    if clear is not None:
+        assert tied == [clear]
+
+
+def test_clear_lowest_leaves_a_tie_to_the_exact_weights():
+    board = Board(np.full((5, 5), COVERED, dtype=np.int8), 5)  # every cell ties
+    assert clear_lowest(board, board.grid.reshape(-1) == COVERED) is None
+    board.grid[2, 2] = 1  # its neighbours (1/8) are now clearly below the rest
+    assert clear_lowest(board, board.grid.reshape(-1) == COVERED) is None  # 8 tie
+    board = Board.from_rows(["1??", "???"], total_mines=2)
+    # The 1's three covered cells are 1/3 each (a tie), the two others 1/2.
+    assert clear_lowest(board, board.grid.reshape(-1) == COVERED) is None
+    board = Board.from_rows(["1??"], total_mines=1)  # (1, 0) is the mine, (2, 0) safe
+    assert clear_lowest(board, board.grid.reshape(-1) == COVERED) == 2
