@@ -116,12 +116,17 @@ class SearchAgent(Agent):
             x, y = first_click_cell(minefield.width, minefield.height, minefield.first_click.value)
             if valid[y * minefield.width + x]:
                 return y * minefield.width + x
-        return self.advise(minefield.board(), valid).cell
+        board = minefield.board()
+        # The auto-solver usually counted this very position last (``complete``).
+        return self.advise(board, valid, game.rule_set.known_weights(board)).cell
 
-    def advise(self, board: Board, valid: np.ndarray | None = None) -> Advice:
+    def advise(
+        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+    ) -> Advice:
         """The probe this agent makes on ``board`` (any position, not only a game's), and why.
 
         :param valid: boolean per flat cell, the probes allowed (default: covered cells).
+        :param weights: the exact engine's weights of ``board``, when the caller has them.
         :raises InconsistentBoardError: when no layout fits the position.
         :raises ValueError: when no cell may be probed.
         """
@@ -132,7 +137,8 @@ class SearchAgent(Agent):
             raise ValueError("no cell to probe")
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
-        weights = count_position(board, cache=self._cache)
+        if weights is None:
+            weights = count_position(board, cache=self._cache)
         mine = weights.mine_weight
         safe = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) == 0]
         if safe:
