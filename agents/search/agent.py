@@ -75,6 +75,8 @@ class SearchAgent(Agent):
     :param width: candidates looked at in the position.
     :param progress_weight: weight of the chance of progress in the score.
     :param endgame_layouts: play exactly at or below this many layouts (0: never).
+    :param endgame_budget: the work the exact endgame may spend before falling back
+        (see :data:`ENDGAME_BUDGET`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -89,6 +91,7 @@ class SearchAgent(Agent):
         width: int = WIDTH,
         progress_weight: float = PROGRESS_WEIGHT,
         endgame_layouts: int = ENDGAME_LAYOUTS,
+        endgame_budget: int = ENDGAME_BUDGET,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -101,6 +104,7 @@ class SearchAgent(Agent):
         self.width = int(width)
         self.progress_weight = float(progress_weight)
         self.endgame_layouts = int(endgame_layouts)
+        self.endgame_budget = int(endgame_budget)
         self.opening = opening
         self._cache: dict = {}
 
@@ -159,7 +163,7 @@ class SearchAgent(Agent):
         except TooManyLayouts:
             return None
         try:
-            cell, value = Endgame(layouts, ENDGAME_BUDGET).best_probe()
+            cell, value = Endgame(layouts, self.endgame_budget).best_probe()
         except TooMuchWork:
             return None
         if cell < 0:
