@@ -16,6 +16,7 @@ that opens new information":
    other cell is provably safe (a zero always is). This is exact: for every
    number the cell could show, the engine counts the layouts that fit and
    checks for a cell that no layout mines. Ties keep the ranking of step 1.
+   :mod:`.progress` computes it, and spares most of the exact counts.
 
 ``tie_break="zero"`` stops after step 1 (agent ``greedy-zero``); the look-ahead
 is worth 1 to 2 points on expert over it (``benchmarks/baselines.py``).
@@ -38,11 +39,27 @@ from typing import Literal
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum, neighbour_table
-from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
+from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
+from .progress import best_progress, progress_chance
+
+__all__ = [
+    "LOOKAHEAD",
+    "GreedyAgent",
+    "OpeningGreedyAgent",
+    "PlainGreedyAgent",
+    "TIE_BREAKS",
+    "TieBreak",
+    "clear_lowest",
+    "ZeroGreedyAgent",
+    "first_click_cell",
+    "neighbour_counts",
+    "progress_chance",
+    "zero_chance",
+]
 
 LOOKAHEAD = 6
 """Tied cells (the likeliest zeros) whose chance of progress is computed exactly;
@@ -71,38 +88,36 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
 
 
-def progress_chance(board: Board, cell: int, cache: dict | None = None) -> float:
-    """The chance that probing ``cell`` (assumed safe) shows a number after which
-    some other covered cell is provably safe (a zero with covered neighbours
-    always is). Only meaningful when no covered cell is provably safe yet.
+CLEAR_GAP = 1e-9
+"""Relative gap (plus :data:`CLEAR_FLOOR` absolute) by which the lowest float
+probability must beat every other for :func:`clear_lowest` to trust it: a
+thousand times the float path's error bound."""
+CLEAR_FLOOR = 1e-11
 
-    Exact: each number ``v`` the cell could show is weighted by the layouts that
-    fit the position with ``v`` there (the engine's count).
+
+def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
+    """The valid cell of lowest mine probability, by the compiled float path, when it
+    is lower than every other by a clear gap; ``None`` when the exact weights must
+    decide (a tie or near-tie, or the float path is not loaded or defers).
+
+    The float path's probabilities are within 1e-12 of the exact ones and NaN
+    exactly where the exact engine has none, so a clear float minimum is the
+    exact engine's unique minimum: the same cell the exact route picks.
     """
-    from minesweep_env.solver.probability import count_position
-
-    flat = board.grid.reshape(-1)
-    around = neighbour_table(board.width, board.height)[cell]
-    flags = sum(1 for n in around if flat[n] == FLAGGED)
-    covered = sum(1 for n in around if flat[n] == COVERED)
-    fitting = progress = 0
-    for number in range(flags, flags + covered + 1):
-        trial = board.copy()
-        trial_flat = trial.grid.reshape(-1)
-        trial_flat[cell] = number
-        try:
-            weights = count_position(trial, cache=cache)
-        except InconsistentBoardError:
-            continue  # the cell cannot show this number
-        fitting += weights.layouts
-        # Before the probe no covered cell is certain (the caller checks), so
-        # a cell that no layout mines now is progress.
-        if any(
-            weight == 0 and trial_flat[index] == COVERED
-            for index, weight in weights.mine_weight.items()
-        ):
-            progress += weights.layouts
-    return progress / fitting if fitting else 0.0
+    fast = fast_path()
+    probabilities = None if fast is None else fast(board, None)
+    if probabilities is None:
+        return None
+    flat = probabilities.reshape(-1)
+    open_cells = np.flatnonzero(valid & ~np.isnan(flat))
+    if open_cells.size < 2:
+        return int(open_cells[0]) if open_cells.size else None
+    values = flat[open_cells]
+    order = np.argpartition(values, 1)[:2]
+    lowest, runner_up = values[order[0]], values[order[1]]
+    if runner_up - lowest > CLEAR_GAP * lowest + CLEAR_FLOOR:
+        return int(open_cells[order[0]])
+    return None
 
 
 def neighbour_counts(height: int, width: int) -> np.ndarray:
@@ -166,6 +181,9 @@ class GreedyAgent(Agent):
         board = minefield.board()
         weights = game.rule_set.known_weights(board)
         if weights is None:
+            clear = clear_lowest(board, valid)
+            if clear is not None:
+                return clear
             weights = count_position(board, cache=self._cache)
         candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
         if not candidates:  # no total known and no frontier: every valid cell ties
@@ -194,9 +212,8 @@ class GreedyAgent(Agent):
         if certain_safe or self.tie_break == "zero":
             return int(ranked[0])  # certain_safe: a weaker rule set left safe cells
         board = minefield.board()
-        chances = [progress_chance(board, int(c), self._cache) for c in ranked[:LOOKAHEAD]]
-        best = max(range(len(chances)), key=lambda k: (chances[k], -k))
-        return int(ranked[best])
+        shortlist = [int(c) for c in ranked[:LOOKAHEAD]]
+        return shortlist[best_progress(board, shortlist, weights, self._cache)]
 
     def describe(self) -> str:
         opening = "known-best first click" if self.opening else "first click by tie-break"

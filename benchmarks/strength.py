@@ -9,7 +9,8 @@ interval, its paired difference against greedy with the paired 95% interval
 game (play time of one process: env steps and decisions), then the issue's
 table of published results and its targets beside ours.
 
-Run (the issue's scale is ``--games 20000``; expert takes hours on 2 cores):
+Run (the issue's scale is ``--games 20000``: with ``--depths 2`` one expert policy took
+about 45 minutes in one process on a shared 2-core machine; depth 3 is 5x slower):
 ``PYTHONPATH=. .venv/bin/python benchmarks/strength.py --games 2000 --workers 2``.
 ``--games-csv DIR`` also writes every game's outcome there, one file per policy.
 """

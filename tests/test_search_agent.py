@@ -206,6 +206,13 @@ def test_the_endgame_gives_up_past_its_work_budget_and_lists_no_more_than_asked(
         Layouts(board, limit=3)
 
 
+def test_the_agents_endgame_budget_is_a_setting():
+    board = Board.from_rows(["??1??"], total_mines=2)
+    assert SearchAgent().advise(board).reason == "endgame"
+    assert SearchAgent(endgame_budget=1).advise(board).reason != "endgame"  # falls back
+    assert make_agent("search:endgame_budget=5").endgame_budget == 5
+
+
 # ---------------------------------------------------------------- paired statistics
 
 

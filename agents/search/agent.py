@@ -75,6 +75,8 @@ class SearchAgent(Agent):
     :param width: candidates looked at in the position.
     :param progress_weight: weight of the chance of progress in the score.
     :param endgame_layouts: play exactly at or below this many layouts (0: never).
+    :param endgame_budget: the work the exact endgame may spend before falling back
+        (see :data:`ENDGAME_BUDGET`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -89,6 +91,7 @@ class SearchAgent(Agent):
         width: int = WIDTH,
         progress_weight: float = PROGRESS_WEIGHT,
         endgame_layouts: int = ENDGAME_LAYOUTS,
+        endgame_budget: int = ENDGAME_BUDGET,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -101,6 +104,7 @@ class SearchAgent(Agent):
         self.width = int(width)
         self.progress_weight = float(progress_weight)
         self.endgame_layouts = int(endgame_layouts)
+        self.endgame_budget = int(endgame_budget)
         self.opening = opening
         self._cache: dict = {}
 
@@ -116,12 +120,17 @@ class SearchAgent(Agent):
             x, y = first_click_cell(minefield.width, minefield.height, minefield.first_click.value)
             if valid[y * minefield.width + x]:
                 return y * minefield.width + x
-        return self.advise(minefield.board(), valid).cell
+        board = minefield.board()
+        # The auto-solver usually counted this very position last (``complete``).
+        return self.advise(board, valid, game.rule_set.known_weights(board)).cell
 
-    def advise(self, board: Board, valid: np.ndarray | None = None) -> Advice:
+    def advise(
+        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+    ) -> Advice:
         """The probe this agent makes on ``board`` (any position, not only a game's), and why.
 
         :param valid: boolean per flat cell, the probes allowed (default: covered cells).
+        :param weights: the exact engine's weights of ``board``, when the caller has them.
         :raises InconsistentBoardError: when no layout fits the position.
         :raises ValueError: when no cell may be probed.
         """
@@ -132,7 +141,8 @@ class SearchAgent(Agent):
             raise ValueError("no cell to probe")
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
-        weights = count_position(board, cache=self._cache)
+        if weights is None:
+            weights = count_position(board, cache=self._cache)
         mine = weights.mine_weight
         safe = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) == 0]
         if safe:
@@ -153,7 +163,7 @@ class SearchAgent(Agent):
         except TooManyLayouts:
             return None
         try:
-            cell, value = Endgame(layouts, ENDGAME_BUDGET).best_probe()
+            cell, value = Endgame(layouts, self.endgame_budget).best_probe()
         except TooMuchWork:
             return None
         if cell < 0:

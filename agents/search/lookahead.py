@@ -17,13 +17,16 @@ the player must guess again, at best with the trial's lowest mine probability
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.core.cells import COVERED
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import Weights, count_position
+
+from ..progress import number_range
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ class Outcome:
     """The engine's exact weights of that position: ``layouts`` is how many of
     the original position's layouts have the cell safe and showing ``number``."""
 
-    @property
+    @cached_property
     def progress(self) -> bool:
         """Whether some covered cell is now safe in every layout (so the
         auto-solver opens it), or nothing is left to guess (the game is won)."""
@@ -71,12 +74,9 @@ def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome
     :param cache: the engine's component cache (trial positions share most
         components with ``board``, so counting them is cheap).
     """
-    flat = board.grid.reshape(-1)
-    around = neighbour_table(board.width, board.height)[cell]
-    flags = sum(1 for n in around if flat[n] == FLAGGED)
-    covered = sum(1 for n in around if flat[n] == COVERED)
     found = []
-    for number in range(flags, flags + covered + 1):
+    # Only the numbers the neighbourhood allows: the engine would rule out the rest.
+    for number in number_range(board, cell):
         trial = board.copy()
         trial.grid.reshape(-1)[cell] = number
         try:

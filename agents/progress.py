@@ -1,0 +1,197 @@
+"""The chance of progress: how likely a probe is to let the auto-solver move.
+
+Probing a cell that turns out safe shows a number; the probe *makes progress*
+when, with that number seen, some other covered cell is safe in every layout
+(a zero with covered neighbours always is). The chance is exact: each number
+``v`` the cell could show is weighted by the layouts that fit the position
+with ``v`` there, as the exact engine counts them, over the layouts that have
+the cell safe.
+
+That is one exact count per number, and the greedy agent asks it for up to
+:data:`~.greedy.LOOKAHEAD` cells per guess: most of its time. Three things
+make it cheap without changing one chance or one choice:
+
+- the numbers a cell's neighbourhood rules out are skipped (:func:`number_range`);
+- the compiled float path tells which numbers make progress (its probability
+  is 0.0 exactly where the exact mine weight is 0, and only there: a contract
+  tests/test_probability_fast.py checks), and the layouts behind the numbers
+  add up to the cell's safe layouts, so only the numbers on the shorter side
+  (progress or not) are counted exactly (:func:`progress_chance`);
+- :func:`best_progress` skips a cell whose chance provably equals an earlier
+  one's (an *isolated* cell of the same shape, see :func:`isolated_shape`) and
+  stops once a chance of 1 is found, since ties go to the earlier cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from minesweep_env.core.board import Board
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability import Weights, count_position
+from minesweep_env.solver.probability.jit import FastPath, fast_path
+
+
+def number_range(board: Board, cell: int) -> range:
+    """The numbers ``cell`` could show if safe, as its neighbourhood allows.
+
+    From its flags up to its flags plus its covered neighbours, narrowed by every
+    number whose covered neighbours meet the cell's: such a number puts between
+    ``need - outside`` and ``need`` of its mines among the shared cells (``outside``
+    being its covered cells away from ``cell``), and the cell's other neighbours
+    hold anything from none to all. Only ever drops numbers no layout allows, so
+    the exact engine (which also rules out the rest) sees the same positions.
+    """
+    flat = board.grid.reshape(-1)
+    table = neighbour_table(board.width, board.height)
+    around = set(table[cell])
+    flags = sum(1 for n in around if flat[n] == FLAGGED)
+    covered = {n for n in around if flat[n] == COVERED}
+    low, high = 0, len(covered)
+    for number in neighbour_table(board.width, board.height, radius=2)[cell]:
+        value = int(flat[number])
+        if value < 0:
+            continue
+        its = table[number]
+        its_covered = {n for n in its if flat[n] == COVERED} - {cell}
+        shared = its_covered & covered
+        if not shared:
+            continue
+        need = value - sum(1 for n in its if flat[n] == FLAGGED)
+        outside = len(its_covered) - len(shared)
+        low = max(low, need - outside)
+        high = min(high, need + len(covered) - len(shared))
+    return range(flags + max(low, 0), flags + high + 1)
+
+
+def trials(board: Board, cell: int) -> list[Board]:
+    """The position with ``cell`` showing each number of :func:`number_range`."""
+    found = []
+    for number in number_range(board, cell):
+        trial = board.copy()
+        trial.grid.reshape(-1)[cell] = number
+        found.append(trial)
+    return found
+
+
+def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:
+    """The exact layouts of a trial position and whether a covered cell is safe in
+    all of them (progress), or ``None`` when no layout fits."""
+    try:
+        weights = count_position(trial, cache=cache)
+    except InconsistentBoardError:
+        return None
+    flat = trial.grid.reshape(-1)
+    # Before the probe no covered cell is certain (the caller checks), so a cell
+    # that no layout mines now is progress.
+    progress = any(
+        weight == 0 and flat[index] == COVERED for index, weight in weights.mine_weight.items()
+    )
+    return weights.layouts, progress
+
+
+def fast_progress(fast: FastPath, trial: Board) -> bool | None:
+    """Whether some covered cell of ``trial`` is safe in every layout, by the compiled
+    float path, or ``None`` when it defers to the exact engine (no layout fits, or
+    the position is beyond it)."""
+    probabilities = fast(trial, None)
+    if probabilities is None:
+        return None
+    covered = trial.grid.reshape(-1) == COVERED
+    return bool((probabilities.reshape(-1)[covered] == 0.0).any())
+
+
+def progress_chance(
+    board: Board, cell: int, cache: dict | None = None, safe_layouts: int | None = None
+) -> float:
+    """The chance that probing ``cell``, if safe, makes progress (see the module).
+
+    Only meaningful when no covered cell is provably safe yet.
+
+    :param cache: the exact engine's component cache.
+    :param safe_layouts: the layouts of ``board`` with ``cell`` safe (its layout
+        count less the cell's mine weight), when the caller has them: with them
+        the float path, once loaded, spares most exact counts. The result is the
+        same float either way.
+    """
+    found = trials(board, cell)
+    fast = fast_path() if safe_layouts is not None else None
+    if fast is None or safe_layouts is None:
+        fitting = progress = 0
+        for trial in found:
+            counted = count_trial(trial, cache)
+            if counted is not None:
+                fitting += counted[0]
+                progress += counted[0] if counted[1] else 0
+        return progress / fitting if fitting else 0.0
+    if not safe_layouts:
+        return 0.0
+    flags = [fast_progress(fast, trial) for trial in found]
+    progress = non_progress = 0
+    # Numbers the float path left to the exact engine: counted whatever their side.
+    for trial, flag in zip(found, flags, strict=True):
+        if flag is None and (counted := count_trial(trial, cache)) is not None:
+            if counted[1]:
+                progress += counted[0]
+            else:
+                non_progress += counted[0]
+    known = [(trial, flag) for trial, flag in zip(found, flags, strict=True) if flag is not None]
+    progressing = sum(1 for _, flag in known if flag)
+    # The layouts behind all the numbers add up to safe_layouts: count one side only.
+    side = progressing <= len(known) - progressing
+    for trial, flag in known:
+        if flag is side:
+            counted = count_trial(trial, cache)
+            layouts = counted[0] if counted is not None else 0
+            if flag:
+                progress += layouts
+            else:
+                non_progress += layouts
+    if not side:
+        progress = safe_layouts - non_progress
+    return progress / safe_layouts
+
+
+def isolated_shape(board: Board, cell: int) -> int | None:
+    """The number of covered neighbours of ``cell`` when it is *isolated*: every
+    neighbour covered and touching no probed number; else ``None``.
+
+    Probing an isolated cell adds one number over cells no other number touches,
+    so two isolated cells with as many neighbours give positions alike up to a
+    relabelling of cells, whatever they show: the same layout counts, the same
+    progress, the same chance.
+    """
+    flat = board.grid.reshape(-1)
+    table = neighbour_table(board.width, board.height)
+    for n in table[cell]:
+        if flat[n] != COVERED or any(flat[m] >= 0 for m in table[n]):
+            return None
+    return len(table[cell])
+
+
+def best_progress(
+    board: Board, ranked: Sequence[int], weights: Weights, cache: dict | None = None
+) -> int:
+    """The position in ``ranked`` of the cell with the highest chance of progress,
+    the earliest of equals: ``max(range(len(ranked)), key=lambda k: (chance_k, -k))``.
+
+    :param weights: the exact engine's weights of ``board`` (every cell of
+        ``ranked`` must have a mine weight).
+    """
+    best_k, best = 0, -1.0
+    shapes: set[int] = set()
+    for k, cell in enumerate(ranked):
+        if best >= 1.0:
+            break  # nothing beats a certain chance, and ties go to the earlier cell
+        shape = isolated_shape(board, cell)
+        if shape is not None:
+            if shape in shapes:
+                continue  # the same chance as an earlier cell: it cannot win
+            shapes.add(shape)
+        weight = weights.mine_weight[cell]
+        assert weight is not None
+        chance = progress_chance(board, cell, cache, weights.layouts - weight)
+        if chance > best:
+            best_k, best = k, chance
+    return best_k
