@@ -14,6 +14,7 @@ from typing import IO
 
 import numpy as np
 import pytest
+from interrupting import as_if_from_a_terminal
 
 from minesweep_env import MapFormatError, MineLayout, format_ioccc
 from minesweep_env.cli.main import main as cli_main
@@ -310,7 +311,12 @@ def test_ctrl_c_leaves_partial_results_and_says_so(tmp_path):
     args = ["evaluate", "--agents", "random,greedy", "--boards", "expert", "--maps", "none"]
     args += ["--games", "100000", "--workers", "1", "--out", str(out)]
     process = subprocess.Popen(
-        [*command, *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_if_from_a_terminal,
     )
     # Ctrl-C once games are being played (the progress bar counts some), not during
     # start-up: on a loaded machine start-up alone can outlast any fixed sleep.

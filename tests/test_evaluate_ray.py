@@ -25,6 +25,7 @@ from typing import IO
 
 import numpy as np
 import pytest
+from interrupting import as_if_from_a_terminal
 
 from minesweep_env import MineLayout, format_ioccc
 from semiautomines_agents.evaluation import (
@@ -208,7 +209,12 @@ def test_ctrl_c_writes_partial_results_and_frees_the_cluster(ray_address, tmp_pa
     args += ["--games", "100000", "--backend", "ray", "--ray-address", ray_address]
     args += ["--out", str(tmp_path / "out")]
     process = subprocess.Popen(
-        [*command, *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_if_from_a_terminal,
     )
     stdout_chunks: list[str] = []
     stderr_chunks: list[str] = []
