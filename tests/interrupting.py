@@ -9,9 +9,56 @@ gives the child what a terminal's Ctrl-C meets.
 
 from __future__ import annotations
 
+import re
 import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import IO
 
 
 def as_if_from_a_terminal() -> None:
     """``preexec_fn`` for Popen: SIGINT back to its default disposition."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _read_all(stream: IO[str], chunks: list[str]) -> None:
+    """Collect a pipe as it is written (the caller watches the progress bar live)."""
+    chunks.extend(iter(lambda: stream.read(64), ""))
+
+
+def ctrl_c_once_playing(command: list[str], cwd: Path, games: int) -> tuple[int, str, str]:
+    """Run ``command``, press Ctrl-C once its progress bar counts ``games``, wait for it.
+
+    Waiting for the bar, not a fixed sleep: on a loaded machine start-up alone can
+    outlast any sleep, and a Ctrl-C during start-up tests something else.
+    Returns (exit status, stdout, stderr).
+    """
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_if_from_a_terminal,
+    )
+    stdout_chunks: list[str] = []
+    stderr_chunks: list[str] = []
+    readers = [
+        threading.Thread(target=_read_all, args=(stream, chunks), daemon=True)
+        for stream, chunks in ((process.stdout, stdout_chunks), (process.stderr, stderr_chunks))
+    ]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        counts = re.findall(r"\| *(\d+)/\d+", "".join(stderr_chunks))
+        if counts and int(counts[-1]) >= games:
+            break
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=60)
+    for reader in readers:
+        reader.join(timeout=10)
+    return process.returncode, "".join(stdout_chunks), "".join(stderr_chunks)

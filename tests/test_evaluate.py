@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
-import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 import pytest
-from interrupting import as_if_from_a_terminal
+from interrupting import ctrl_c_once_playing
 
 from minesweep_env import MapFormatError, MineLayout, format_ioccc
 from minesweep_env.cli.main import main as cli_main
@@ -300,46 +295,13 @@ def test_ppo_without_a_model_is_skipped_by_default_with_a_notice(tmp_path, monke
     assert not (tmp_path / "o2").exists()
 
 
-def _read_all(stream: IO[str], chunks: list[str]) -> None:
-    """Collect a pipe as it is written (the test watches the progress bar live)."""
-    chunks.extend(iter(lambda: stream.read(64), ""))
-
-
 def test_ctrl_c_leaves_partial_results_and_says_so(tmp_path):
     out = tmp_path / "out"
     command = [str(CLI)] if CLI.exists() else [sys.executable, "-m", "minesweep_env.cli.main"]
     args = ["evaluate", "--agents", "random,greedy", "--boards", "expert", "--maps", "none"]
     args += ["--games", "100000", "--workers", "1", "--out", str(out)]
-    process = subprocess.Popen(
-        [*command, *args],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=as_if_from_a_terminal,
-    )
-    # Ctrl-C once games are being played (the progress bar counts some), not during
-    # start-up: on a loaded machine start-up alone can outlast any fixed sleep.
-    stdout_chunks: list[str] = []
-    stderr_chunks: list[str] = []
-    readers = [
-        threading.Thread(target=_read_all, args=(stream, chunks), daemon=True)
-        for stream, chunks in ((process.stdout, stdout_chunks), (process.stderr, stderr_chunks))
-    ]
-    for reader in readers:
-        reader.start()
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        counts = re.findall(r"\| *(\d+)/\d+", "".join(stderr_chunks))
-        if counts and int(counts[-1]) >= 50:
-            break
-        time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=60)
-    for reader in readers:
-        reader.join(timeout=10)
-    stdout, stderr = "".join(stdout_chunks), "".join(stderr_chunks)
-    assert process.returncode == 130, stderr
+    returncode, stdout, stderr = ctrl_c_once_playing([*command, *args], tmp_path, games=50)
+    assert returncode == 130, stderr
     assert "interrupted: partial results" in stderr and "Traceback" not in stderr
     folder = only_run_folder(out)
     records = json.loads((folder / "results.json").read_text())

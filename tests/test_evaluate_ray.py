@@ -21,11 +21,10 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 import pytest
-from interrupting import as_if_from_a_terminal
+from interrupting import ctrl_c_once_playing
 
 from minesweep_env import MineLayout, format_ioccc
 from semiautomines_agents.evaluation import (
@@ -198,44 +197,14 @@ def test_a_worker_killed_mid_chunk_is_retried_and_nothing_is_lost_or_doubled(ray
     assert without_seconds(on_ray.records) == without_seconds(local.records)
 
 
-def _read_all(stream: IO[str], chunks: list[str]) -> None:
-    """Collect a pipe as it is written (the test watches the progress bar live)."""
-    chunks.extend(iter(lambda: stream.read(64), ""))
-
-
 def test_ctrl_c_writes_partial_results_and_frees_the_cluster(ray_address, tmp_path):
     command = [str(CLI)] if CLI.exists() else [sys.executable, "-m", "minesweep_env.cli.main"]
     args = ["evaluate", "--agents", "random,greedy", "--boards", "expert", "--maps", "none"]
     args += ["--games", "100000", "--backend", "ray", "--ray-address", ray_address]
     args += ["--out", str(tmp_path / "out")]
-    process = subprocess.Popen(
-        [*command, *args],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=as_if_from_a_terminal,
-    )
-    stdout_chunks: list[str] = []
-    stderr_chunks: list[str] = []
-    readers = [
-        threading.Thread(target=_read_all, args=(stream, chunks), daemon=True)
-        for stream, chunks in ((process.stdout, stdout_chunks), (process.stderr, stderr_chunks))
-    ]
-    for reader in readers:
-        reader.start()
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # Ctrl-C once the cluster's bar counts some games
-        counts = re.findall(r"\| *(\d+)/\d+", "".join(stderr_chunks))
-        if counts and int(counts[-1]) >= 100:
-            break
-        time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=60)
-    for reader in readers:
-        reader.join(timeout=10)
-    stdout, stderr = "".join(stdout_chunks), "".join(stderr_chunks)
-    assert process.returncode == 130, stderr
+    # Ctrl-C once the cluster's bar counts some games
+    returncode, stdout, stderr = ctrl_c_once_playing([*command, *args], tmp_path, games=100)
+    assert returncode == 130, stderr
     assert "interrupted: partial results" in stderr and "Traceback" not in stderr
     assert "games/s over the run (ray at" in stdout
     folder = only_run_folder(tmp_path / "out")
