@@ -15,7 +15,7 @@ from minesweep_env.tui import GameSpec, watch
 from ..evaluation.saved_games import GAMES_FILE, Played, SavedGamesError, load_saved_games
 from ..watching import RecordDriver
 from ..watching.film import write_film
-from .watch import DEFAULT_DELAY, check_delay, check_terminal
+from .watch import DEFAULT_DELAY, add_playback_arguments, check_delay, check_terminal
 
 EXAMPLES = f"""\
 examples:
@@ -47,21 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", type=int, required=True, metavar="K", help="the game number")
     parser.add_argument("--agent", help="whose game (needed when the run has several agents)")
     parser.add_argument("--board", help="which board or map (when the run has several)")
-    parser.add_argument(
-        "--delay",
-        type=float,
-        default=DEFAULT_DELAY,
-        metavar="SECONDS",
-        help=f"pause between guesses once space plays on (default {DEFAULT_DELAY})",
-    )
-    parser.add_argument(
-        "--animate",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="show the auto-solver step by step (default) or its result at once",
-    )
-    parser.add_argument(
-        "--gif", metavar="FILE", help="write the game as an animated GIF instead (no terminal)"
+    add_playback_arguments(
+        parser, f"pause between guesses once space plays on (default {DEFAULT_DELAY})"
     )
     parser.set_defaults(func=run)
 

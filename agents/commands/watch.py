@@ -83,12 +83,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=int, help="run seed, as evaluate's (default: a random one, shown)"
     )
     parser.add_argument("--game", type=int, default=0, help="the first game's number (default 0)")
+    add_playback_arguments(
+        parser, f"pause between guesses (default {DEFAULT_DELAY}; 0 as fast as possible)"
+    )
+    parser.set_defaults(func=run)
+
+
+def add_playback_arguments(parser: argparse.ArgumentParser, delay_help: str) -> None:
+    """--delay, --animate and --gif: how a game is shown, the same for watch and replay."""
     parser.add_argument(
-        "--delay",
-        type=float,
-        default=DEFAULT_DELAY,
-        metavar="SECONDS",
-        help=f"pause between guesses (default {DEFAULT_DELAY}; 0 as fast as possible)",
+        "--delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS", help=delay_help
     )
     parser.add_argument(
         "--animate",
@@ -99,7 +103,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--gif", metavar="FILE", help="write the game as an animated GIF instead (no terminal)"
     )
-    parser.set_defaults(func=run)
 
 
 def target_of(args: argparse.Namespace) -> Target:
