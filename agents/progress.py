@@ -24,13 +24,17 @@ make it cheap without changing one chance or one choice:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import Weights, count_position
-from minesweep_env.solver.probability.jit import FastPath, fast_path
+from minesweep_env.solver.probability import Weights, count_position, jit
+from minesweep_env.solver.probability.jit import FastPath, TrialPath, fast_path
 
 
 def number_range(board: Board, cell: int) -> range:
@@ -170,17 +174,75 @@ def isolated_shape(board: Board, cell: int) -> int | None:
     return len(table[cell])
 
 
+ESTIMATE_MARGIN = 1e-9
+"""How far :func:`estimate_chance` may be from the exact chance, by a wide margin: the
+float counts' logs are within about 1e-12 of the exact ones."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A chance of progress from the float counts (:func:`estimate_chance`)."""
+
+    value: float
+    """Within :data:`ESTIMATE_MARGIN` of the exact chance."""
+    exact: bool
+    """The value is the exact chance: 0.0 (no number makes progress) or 1.0 (every
+    number that fits does), found without any float sum."""
+
+
+def estimate_chance(trial: TrialPath, board: Board, cell: int, cache: dict | None) -> Estimate:
+    """The chance of progress of ``cell`` from the compiled float counts of its trials
+    (:func:`~minesweep_env.solver.probability.fast.trial_weights`); a number the float
+    count leaves to the exact engine is counted exactly."""
+    numbers = np.fromiter(number_range(board, cell), np.int64)
+    logs, flags = trial(board, cell, numbers)
+    for k in np.flatnonzero(np.isnan(logs)).tolist():
+        trial_board = board.copy()
+        trial_board.grid.reshape(-1)[cell] = numbers[k]
+        counted = count_trial(trial_board, cache)
+        logs[k] = math.log(counted[0]) if counted is not None else -np.inf
+        flags[k] = counted is not None and counted[1]
+    fits = logs > -np.inf
+    if not flags[fits].any():
+        return Estimate(0.0, True)
+    if flags[fits].all():
+        return Estimate(1.0, True)
+    weights = np.exp(logs[fits] - logs[fits].max())
+    return Estimate(float(weights[flags[fits]].sum() / weights.sum()), False)
+
+
 def best_progress(
-    board: Board, ranked: Sequence[int], weights: Weights, cache: dict | None = None
+    board: Board,
+    ranked: Sequence[int],
+    weights: Weights | Callable[[], Weights],
+    cache: dict | None = None,
 ) -> int:
     """The position in ``ranked`` of the cell with the highest chance of progress,
-    the earliest of equals: ``max(range(len(ranked)), key=lambda k: (chance_k, -k))``.
+    the earliest of equals: ``max(range(len(ranked)), key=lambda k: (chance_k, -k))``,
+    the chances being :func:`progress_chance`'s floats.
+
+    Once the kernels are loaded the chances are first estimated in floats
+    (:func:`estimate_chance`); only the cells whose estimates come within twice
+    :data:`ESTIMATE_MARGIN` of the best one are counted exactly, so the answer is
+    the exact chances' answer.
 
     :param weights: the exact engine's weights of ``board`` (every cell of
-        ``ranked`` must have a mine weight).
+        ``ranked`` must have a mine weight), or a function that counts them: then
+        they are counted only if a chance must be counted exactly.
     """
-    best_k, best = 0, -1.0
+    counted: list[Weights] = []
+
+    def exact(cell: int) -> float:
+        if not counted:
+            counted.append(weights if isinstance(weights, Weights) else weights())
+        weight = counted[0].mine_weight[cell]
+        assert weight is not None
+        return progress_chance(board, cell, cache, counted[0].layouts - weight)
+
+    compiled = jit.compiled()
+    estimates: list[tuple[int, int, Estimate]] = []
     shapes: set[int] = set()
+    best = -1.0
     for k, cell in enumerate(ranked):
         if best >= 1.0:
             break  # nothing beats a certain chance, and ties go to the earlier cell
@@ -189,9 +251,21 @@ def best_progress(
             if shape in shapes:
                 continue  # the same chance as an earlier cell: it cannot win
             shapes.add(shape)
-        weight = weights.mine_weight[cell]
-        assert weight is not None
-        chance = progress_chance(board, cell, cache, weights.layouts - weight)
+        if compiled is None:
+            estimate = Estimate(exact(cell), True)
+        else:
+            estimate = estimate_chance(compiled.trial_weights, board, cell, cache)
+        estimates.append((k, cell, estimate))
+        if estimate.exact:
+            best = max(best, estimate.value)
+    top = max(estimate.value for _, _, estimate in estimates)
+    # Below the best estimate by more than both errors, a cell cannot win.
+    contenders = [e for e in estimates if e[2].value >= top - 2 * ESTIMATE_MARGIN]
+    if len(contenders) == 1:
+        return contenders[0][0]
+    best_k, best = 0, -1.0
+    for k, cell, estimate in contenders:
+        chance = estimate.value if estimate.exact else exact(cell)
         if chance > best:
             best_k, best = k, chance
     return best_k
