@@ -34,6 +34,7 @@ whose whole protected zone lies inside the board, so the opening is larger.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -85,8 +86,9 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
 
     Opened neighbours count as safe, flagged ones as mines.
     """
-    safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
-    safe[view == FLAGGED] = 0.0
+    # A covered cell of no probability (NaN) counts as a mine: 1 - 1.
+    safe = np.where(view == COVERED, 1.0 - probabilities, 1.0)
+    safe[np.isnan(safe) | (view == FLAGGED)] = 0.0
     return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
 
 
@@ -116,8 +118,10 @@ def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
     return None
 
 
+@lru_cache(maxsize=16)
 def neighbour_counts(height: int, width: int) -> np.ndarray:
-    """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside."""
+    """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside
+    (read-only: one array per board size, shared by every caller)."""
     rows = np.full(height, 3)
     rows[[0, -1]] = 2
     cols = np.full(width, 3)
@@ -126,7 +130,9 @@ def neighbour_counts(height: int, width: int) -> np.ndarray:
         rows[:] = 1
     if width == 1:
         cols[:] = 1
-    return np.outer(rows, cols) - 1
+    counts = np.outer(rows, cols) - 1
+    counts.flags.writeable = False
+    return counts
 
 
 class GreedyAgent(Agent):
