@@ -8,18 +8,24 @@ with ``v`` there, as the exact engine counts them, over the layouts that have
 the cell safe.
 
 That is one exact count per number, and the greedy agent asks it for up to
-:data:`~.greedy.LOOKAHEAD` cells per guess: most of its time. Three things
+:data:`~.greedy.LOOKAHEAD` cells per guess: most of its time. Four things
 make it cheap without changing one chance or one choice:
 
 - the numbers a cell's neighbourhood rules out are skipped (:func:`number_range`);
-- the compiled float path tells which numbers make progress (its probability
-  is 0.0 exactly where the exact mine weight is 0, and only there: a contract
-  tests/test_probability_fast.py checks), and the layouts behind the numbers
-  add up to the cell's safe layouts, so only the numbers on the shorter side
-  (progress or not) are counted exactly (:func:`progress_chance`);
+- :func:`best_progress` first estimates every chance from the compiled float
+  counts, all of a cell's numbers in one call (:func:`estimate_chance`, within
+  :data:`ESTIMATE_MARGIN` of the exact chance, and exact when no number or
+  every number makes progress); only cells whose estimates come that close to
+  the best one are counted exactly, so the choice is the exact chances' choice;
+- the exact count itself asks the compiled float path which numbers make
+  progress (its probability is 0.0 exactly where the exact mine weight is 0,
+  and only there: a contract tests/test_probability_fast.py checks), and the
+  layouts behind the numbers add up to the cell's safe layouts, so only the
+  numbers on the shorter side (progress or not) are counted exactly
+  (:func:`progress_chance`);
 - :func:`best_progress` skips a cell whose chance provably equals an earlier
   one's (an *isolated* cell of the same shape, see :func:`isolated_shape`) and
-  stops once a chance of 1 is found, since ties go to the earlier cell.
+  stops once a chance of exactly 1 is found, since ties go to the earlier cell.
 """
 
 from __future__ import annotations

@@ -787,9 +787,6 @@ def weigh_groups_scaled(flat, height, width, total, result):
         scaled = _combine_with_total(
             layouts, low, high, mine, free, group_start, order, len(off), left, w_mine, w_free
         )
-        if not scaled > 0.0:
-            return BEYOND, cells, start, off, w_mine, w_free, -np.inf
-        # _fill_ratios' scale: the largest binomial in range.
         t_low = 0
         t_high = 0
         for c in range(components):
@@ -797,6 +794,12 @@ def weigh_groups_scaled(flat, height, width, total, result):
             t_high += high[c]
         r_low = max(left - t_high, 0)
         r_high = min(left - t_low, len(off))
+        if not scaled > 0.0:
+            # No mine count the components can take leaves a fill the other cells can
+            # hold: no layout, whatever the floats. Anything else the exact engine decides.
+            status = NO_LAYOUT if r_low > r_high else BEYOND
+            return status, cells, start, off, w_mine, w_free, -np.inf
+        # _fill_ratios' scale: the largest binomial in range.
         peak = min(max(len(off) // 2, r_low), r_high)
         log_layouts += math.log(scaled) + _log_choose(len(off), peak)
     else:
