@@ -46,7 +46,7 @@ from minesweep_env.solver.probability.engine import CACHE_LIMIT
 from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
-from .progress import best_progress, progress_chance
+from .progress import FLOAT_CELLS, best_progress, progress_chance
 from .ranking import CLEAR_FLOOR, CLEAR_GAP, float_ranking
 
 __all__ = [
@@ -205,7 +205,7 @@ class GreedyAgent(Agent):
         or ``None`` when they do not decide it (see :mod:`.ranking`); exact counts
         only where a chance of progress needs one."""
         compiled = jit.compiled()
-        if compiled is None or board.total_mines is None:
+        if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
             return None
         found = compiled.group_probabilities(board)
         if found is None:

@@ -184,6 +184,12 @@ ESTIMATE_MARGIN = 1e-9
 """How far :func:`estimate_chance` may be from the exact chance, by a wide margin: the
 float counts' logs are within about 1e-12 of the exact ones."""
 
+FLOAT_CELLS = 4096
+"""The largest board, in cells, on which the float shortcuts are trusted (here and in
+:mod:`.ranking`). Their error grows with the board (``lgamma`` of the cell count, fill
+ratios taken as products along it); up to this size it stays far inside the margins,
+beyond it the exact engine decides everything, as before."""
+
 
 @dataclass(frozen=True)
 class Estimate:
@@ -245,7 +251,7 @@ def best_progress(
         assert weight is not None
         return progress_chance(board, cell, cache, counted[0].layouts - weight)
 
-    compiled = jit.compiled()
+    compiled = jit.compiled() if board.grid.size <= FLOAT_CELLS else None
     estimates: list[tuple[int, int, Estimate]] = []
     shapes: set[int] = set()
     best = -1.0

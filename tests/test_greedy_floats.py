@@ -15,6 +15,7 @@ from minesweep_env import Board, InconsistentBoardError
 from minesweep_env.core.cells import COVERED
 from minesweep_env.solver.probability import count_position, jit
 from semiautomines_agents import make_agent
+from semiautomines_agents import progress as progress_module
 from semiautomines_agents.greedy import LOOKAHEAD, neighbour_counts, zero_chance
 from semiautomines_agents.progress import (
     ESTIMATE_MARGIN,
@@ -201,3 +202,18 @@ def test_the_float_route_makes_the_exact_routes_moves(monkeypatch, board, rule_s
     monkeypatch.setattr(jit, "compiled", lambda: None)
     exact = [play(seed) for seed in range(games)]
     assert fast == exact
+
+
+def test_boards_past_the_float_limit_are_decided_exactly(monkeypatch):
+    """Past FLOAT_CELLS no float estimate is made: the exact chances decide."""
+    board = Board.from_rows(["?" * 70] * 60, total_mines=400)
+    board.grid[30, 35] = 0
+    assert board.grid.size > progress_module.FLOAT_CELLS
+    called = []
+    monkeypatch.setattr(
+        progress_module, "estimate_chance", lambda *args: called.append(args) or None
+    )
+    ranked = [0, 69]
+    weights = count_position(board)
+    assert best_progress(board, ranked, weights) in (0, 1)
+    assert not called
