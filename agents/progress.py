@@ -202,12 +202,17 @@ class Estimate:
     number that fits does), found without any float sum."""
 
 
-def estimate_chance(trial: TrialPath, board: Board, cell: int, cache: dict | None) -> Estimate:
+def estimate_chance(
+    trial: TrialPath, board: Board, cell: int, cache: dict | None, isolated: bool = False
+) -> Estimate:
     """The chance of progress of ``cell`` from the compiled float counts of its trials
     (:func:`~minesweep_env.solver.probability.fast.trial_weights`); a number the float
-    count leaves to the exact engine is counted exactly."""
+    count leaves to the exact engine is counted exactly.
+
+    :param isolated: ``cell`` is isolated (:func:`isolated_shape`): the count is cheaper.
+    """
     numbers = np.fromiter(number_range(board, cell), np.int64)
-    logs, flags = trial(board, cell, numbers)
+    logs, flags = trial(board, cell, numbers, isolated)
     for k in np.flatnonzero(np.isnan(logs)).tolist():
         trial_board = board.copy()
         trial_board.grid.reshape(-1)[cell] = numbers[k]
@@ -266,7 +271,9 @@ def best_progress(
         if compiled is None:
             estimate = Estimate(exact(cell), True)
         else:
-            estimate = estimate_chance(compiled.trial_weights, board, cell, cache)
+            estimate = estimate_chance(
+                compiled.trial_weights, board, cell, cache, isolated=shape is not None
+            )
         estimates.append((k, cell, estimate))
         if estimate.exact:
             best = max(best, estimate.value)

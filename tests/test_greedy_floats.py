@@ -22,6 +22,7 @@ from semiautomines_agents.progress import (
     best_progress,
     count_trial,
     estimate_chance,
+    isolated_shape,
     number_range,
     progress_chance,
 )
@@ -48,12 +49,16 @@ def _positions(count: int, max_side: int) -> tuple[Board, ...]:
 
 
 @pytest.mark.parametrize("case", range(40))
-def test_trial_weights_are_the_exact_counts(case):
+@pytest.mark.parametrize("isolated", [False, True])
+def test_trial_weights_are_the_exact_counts(case, isolated):
+    """Every cell, and (``isolated``) the short way for the isolated ones."""
     board = _positions(40, 7)[case]
     trial_weights = _compiled().trial_weights
     for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
+        if isolated and isolated_shape(board, cell) is None:
+            continue
         numbers = np.fromiter(number_range(board, cell), np.int64)
-        logs, progress = trial_weights(board, cell, numbers)
+        logs, progress = trial_weights(board, cell, numbers, isolated)
         for number, log, flag in zip(numbers.tolist(), logs, progress, strict=True):
             trial = board.copy()
             trial.grid.reshape(-1)[cell] = number
@@ -72,7 +77,8 @@ def test_estimate_chance_is_within_its_margin_and_exact_when_it_says_so(case):
     board = _positions(40, 7)[case]
     trial_weights = _compiled().trial_weights
     for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
-        estimate = estimate_chance(trial_weights, board, cell, None)
+        isolated = isolated_shape(board, cell) is not None
+        estimate = estimate_chance(trial_weights, board, cell, None, isolated)
         chance = progress_chance(board, cell)
         if estimate.exact:
             assert estimate.value == chance
@@ -217,3 +223,19 @@ def test_boards_past_the_float_limit_are_decided_exactly(monkeypatch):
     weights = count_position(board)
     assert best_progress(board, ranked, weights) in (0, 1)
     assert not called
+
+
+def test_an_isolated_guess_counts_the_same_both_ways():
+    """A large board with numbers far from the guess: the short way is the long way."""
+    rows = ["?" * 16 for _ in range(16)]
+    rows[0] = "01?" + "?" * 13
+    rows[1] = "12?" + "?" * 13
+    board = Board.from_rows(rows, total_mines=40)
+    cell = 10 * 16 + 10
+    assert isolated_shape(board, cell) == 8
+    numbers = np.fromiter(number_range(board, cell), np.int64)
+    trial_weights = _compiled().trial_weights
+    short_logs, short_progress = trial_weights(board, cell, numbers, True)
+    long_logs, long_progress = trial_weights(board, cell, numbers, False)
+    np.testing.assert_allclose(short_logs, long_logs, rtol=0, atol=1e-11)
+    np.testing.assert_array_equal(short_progress, long_progress)

@@ -79,6 +79,7 @@ TRIAL_SIGNATURE = (
     types.Array(types.int64, 1, "C"),
     types.Array(types.float64, 1, "C"),
     types.Array(types.int8, 1, "C"),
+    types.boolean,
 )
 """The one signature :func:`trial_weights` calls its kernel with."""
 
@@ -216,13 +217,15 @@ def group_probabilities(board: Board) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def trial_weights(
-    board: Board, cell: int, numbers: np.ndarray
+    board: Board, cell: int, numbers: np.ndarray, isolated: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each number of ``numbers`` shown on ``cell``: the natural log of the layouts that
     fit, and whether another covered cell is then safe in all of them (see
     :mod:`.greedy_kernels`).
 
     :param numbers: int64, the numbers to try.
+    :param isolated: ``cell`` is far from every number (no neighbour open or touching
+        one): the other components are counted once. Checked; the answer is the same.
     :returns: (logs, progress): float64 per number, ``-inf`` where no layout fits and
         NaN where the exact engine must count instead; bool per number.
     """
@@ -230,7 +233,9 @@ def trial_weights(
     grid = np.array(board.grid, np.int8, order="C")  # a copy: the kernel writes on it
     logs = np.empty(len(numbers))
     progress = np.empty(len(numbers), np.int8)
-    trial_weights_into(grid, -1 if total is None else int(total), cell, numbers, logs, progress)
+    trial_weights_into(
+        grid, -1 if total is None else int(total), cell, numbers, logs, progress, isolated
+    )
     return logs, progress.astype(bool)
 
 

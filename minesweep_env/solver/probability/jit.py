@@ -69,7 +69,7 @@ PlayOutPath = Callable[
 ]
 """:func:`.fast.complete_play_out`'s shape."""
 
-TrialPath = Callable[[Board, int, np.ndarray], "tuple[np.ndarray, np.ndarray]"]
+TrialPath = Callable[[Board, int, np.ndarray, bool], "tuple[np.ndarray, np.ndarray]"]
 """:func:`.fast.trial_weights`' shape."""
 
 GroupPath = Callable[[Board], "tuple[np.ndarray, np.ndarray] | None"]

@@ -713,15 +713,41 @@ def weigh_groups_scaled(flat, height, width, total, result):
         :data:`NO_LAYOUT` or :data:`BEYOND`) for ``ok``, and the log (``-inf`` unless
         counted).
     """
+    status, cells, start, off, order, group_start, layouts, low, high, mine, free, left, scale = (
+        count_groups(flat, height, width, total, result)
+    )
+    group_count = len(start) - 1 if len(start) else 0
+    w_mine = np.zeros(group_count + 1)
+    w_free = np.zeros(group_count + 1)
+    if status != COUNTED:
+        return status, cells, start, off, w_mine, w_free, -np.inf
+    status, log_layouts = combine_groups(
+        total, len(off), left, order, group_start, layouts, low, high, mine, free, w_mine,
+        w_free, scale,
+    )
+    return status, cells, start, off, w_mine, w_free, log_layouts
+
+
+@njit(cache=True)
+def count_groups(flat, height, width, total, result):
+    """The reading and counting half of :func:`weigh_groups_scaled`: every component
+    counted, each scaled by its largest count.
+
+    :returns: (status, cells, start, off, order, group_start, layouts, low, high, mine,
+        free, left, log of the scales): the groups as :func:`weigh_groups` gives them,
+        the components' groups (``order[group_start[c]:group_start[c + 1]]``), their
+        scaled counts by mine count (nonzero from ``low`` to ``high``), the groups'
+        with and without a mine on a given cell, and the mines not flagged.
+    """
     empty = np.empty(0, np.int64)
     ok, constraint_at, needs, constraint_count, flags = _read_constraints(
         flat, height, width, result
     )
     if not ok:
-        return NO_LAYOUT, empty, empty, empty, np.empty(0), np.empty(0), -np.inf
+        return _not_counted(NO_LAYOUT, empty)
     left = total - flags
     if total >= 0 and left < 0:
-        return NO_LAYOUT, empty, empty, empty, np.empty(0), np.empty(0), -np.inf
+        return _not_counted(NO_LAYOUT, empty)
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
     group_count = len(touch_count)
@@ -749,9 +775,7 @@ def weigh_groups_scaled(flat, height, width, total, result):
     )
     low = np.empty(components, np.int64)
     high = np.empty(components, np.int64)
-    w_mine = np.zeros(group_count + 1)
-    w_free = np.zeros(group_count + 1)
-    log_layouts = 0.0
+    scale = 0.0
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
         # Each component's own polynomials are only as long as it has cells: a small
@@ -761,7 +785,8 @@ def weigh_groups_scaled(flat, height, width, total, result):
             most[c], layouts[c], mine, free,
         )
         if counted != COUNTED:
-            return counted, cells, start, off, w_mine, w_free, -np.inf
+            return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
+                    free, left, scale)
         low[c] = span
         high[c] = -1
         largest = 0.0
@@ -771,8 +796,9 @@ def weigh_groups_scaled(flat, height, width, total, result):
                 high[c] = k
                 largest = max(largest, layouts[c, k])
         if high[c] < 0 or not np.isfinite(largest):
-            return BEYOND, cells, start, off, w_mine, w_free, -np.inf
-        log_layouts += math.log(largest)
+            return (BEYOND, cells, start, off, order, group_start, layouts, low, high, mine,
+                    free, left, scale)
+        scale += math.log(largest)
         # One scale per component keeps the products of many components in range.
         # Loops, not array expressions: those compile far slower (shape checks).
         for k in range(span):
@@ -782,10 +808,37 @@ def weigh_groups_scaled(flat, height, width, total, result):
                 mine[g, k] /= largest
                 free[g, k] /= largest
                 if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
-                    return BEYOND, cells, start, off, w_mine, w_free, -np.inf
+                    return (BEYOND, cells, start, off, order, group_start, layouts, low,
+                            high, mine, free, left, scale)
+    return (COUNTED, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
+            scale)
+
+
+@njit(cache=True)
+def _not_counted(status, empty):
+    """:func:`count_groups`' answer when it stops before any group is read."""
+    nothing = np.empty((0, 0))
+    return (
+        status, empty, empty, empty, empty, empty, nothing, empty, empty, nothing, nothing, 0, 0.0
+    )
+
+
+@njit(cache=True)
+def combine_groups(total, off_count, left, order, group_start, layouts, low, high, mine, free,
+                   w_mine, w_free, scale):
+    """The combining half of :func:`weigh_groups_scaled`: the groups' weights into
+    ``w_mine`` and ``w_free`` from :func:`count_groups`' counts.
+
+    :param scale: the log of the components' scales.
+    :returns: (status, natural log of the layouts).
+    """
+    components = len(group_start) - 1
+    group_count = len(w_mine) - 1
+    span = layouts.shape[1]
+    log_layouts = scale
     if total >= 0:
         scaled = _combine_with_total(
-            layouts, low, high, mine, free, group_start, order, len(off), left, w_mine, w_free
+            layouts, low, high, mine, free, group_start, order, off_count, left, w_mine, w_free
         )
         t_low = 0
         t_high = 0
@@ -793,15 +846,15 @@ def weigh_groups_scaled(flat, height, width, total, result):
             t_low += low[c]
             t_high += high[c]
         r_low = max(left - t_high, 0)
-        r_high = min(left - t_low, len(off))
+        r_high = min(left - t_low, off_count)
         if not scaled > 0.0:
             # No mine count the components can take leaves a fill the other cells can
             # hold: no layout, whatever the floats. Anything else the exact engine decides.
             status = NO_LAYOUT if r_low > r_high else BEYOND
-            return status, cells, start, off, w_mine, w_free, -np.inf
+            return status, -np.inf
         # _fill_ratios' scale: the largest binomial in range.
-        peak = min(max(len(off) // 2, r_low), r_high)
-        log_layouts += math.log(scaled) + _log_choose(len(off), peak)
+        peak = min(max(off_count // 2, r_low), r_high)
+        log_layouts += math.log(scaled) + _log_choose(off_count, peak)
     else:
         for g in range(group_count):
             a = b = 0.0
@@ -815,7 +868,7 @@ def weigh_groups_scaled(flat, height, width, total, result):
             for k in range(span):
                 component_layouts += layouts[c, k]
             log_layouts += math.log(component_layouts)
-    return COUNTED, cells, start, off, w_mine, w_free, log_layouts
+    return COUNTED, log_layouts
 
 
 @njit(cache=True)
