@@ -34,17 +34,20 @@ whose whole protected zone lies inside the board, so the opening is larger.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum
+from minesweep_env.solver.probability import Weights, count_position, jit
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
-from .progress import best_progress, progress_chance
+from .progress import FLOAT_CELLS, best_progress, progress_chance
+from .ranking import CLEAR_FLOOR, CLEAR_GAP, float_ranking
 
 __all__ = [
     "LOOKAHEAD",
@@ -83,16 +86,11 @@ def zero_chance(view: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
 
     Opened neighbours count as safe, flagged ones as mines.
     """
-    safe = np.where(view == COVERED, 1.0 - np.nan_to_num(probabilities, nan=1.0), 1.0)
-    safe[view == FLAGGED] = 0.0
+    # A covered cell of no probability (NaN) counts as a mine: 1 - 1.
+    safe = np.where(view == COVERED, 1.0 - probabilities, 1.0)
+    safe[np.isnan(safe) | (view == FLAGGED)] = 0.0
     return np.ascontiguousarray(neighbour_sum(safe, border=1.0, combine=np.multiply))
 
-
-CLEAR_GAP = 1e-9
-"""Relative gap (plus :data:`CLEAR_FLOOR` absolute) by which the lowest float
-probability must beat every other for :func:`clear_lowest` to trust it: a
-thousand times the float path's error bound."""
-CLEAR_FLOOR = 1e-11
 
 
 def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
@@ -120,8 +118,10 @@ def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
     return None
 
 
+@lru_cache(maxsize=16)
 def neighbour_counts(height: int, width: int) -> np.ndarray:
-    """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside."""
+    """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside
+    (read-only: one array per board size, shared by every caller)."""
     rows = np.full(height, 3)
     rows[[0, -1]] = 2
     cols = np.full(width, 3)
@@ -130,7 +130,9 @@ def neighbour_counts(height: int, width: int) -> np.ndarray:
         rows[:] = 1
     if width == 1:
         cols[:] = 1
-    return np.outer(rows, cols) - 1
+    counts = np.outer(rows, cols) - 1
+    counts.flags.writeable = False
+    return counts
 
 
 class GreedyAgent(Agent):
@@ -163,8 +165,6 @@ class GreedyAgent(Agent):
             self._rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask, game) -> int:
-        from minesweep_env.solver.probability import count_position
-
         minefield = game.minefield
         width, height = minefield.width, minefield.height
         valid = np.asarray(action_mask, dtype=bool).reshape(-1)
@@ -176,9 +176,13 @@ class GreedyAgent(Agent):
                 return y * width + x
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
+        board = minefield.board()
+        if self.tie_break != "random":
+            chosen = self._float_choice(board, minefield, valid, game.rule_set)
+            if chosen is not None:
+                return chosen
         # Exact integer weights: ties are found without float error. The auto-solver
         # usually counted this very position last (``complete``): take its count.
-        board = minefield.board()
         weights = game.rule_set.known_weights(board)
         if weights is None:
             clear = clear_lowest(board, valid)
@@ -195,6 +199,36 @@ class GreedyAgent(Agent):
         if self.tie_break == "random":
             return int(tied[self._rng.integers(tied.size)])
         return self._break_tie(tied, weights, minefield, certain_safe=lowest == 0)
+
+    def _float_choice(self, board: Board, minefield, valid: np.ndarray, rule_set) -> int | None:
+        """The cell the exact route below would choose, found from the compiled floats,
+        or ``None`` when they do not decide it (see :mod:`.ranking`); exact counts
+        only where a chance of progress needs one."""
+        compiled = jit.compiled()
+        if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+            return None
+        found = compiled.group_probabilities(board)
+        if found is None:
+            return None
+        probabilities, groups = found
+        width, height = minefield.width, minefield.height
+        zero = zero_chance(minefield.view, probabilities).reshape(-1)
+        neighbours = neighbour_counts(height, width).reshape(-1)
+        keep = 1 if self.tie_break == "zero" else LOOKAHEAD
+        ranking = float_ranking(
+            minefield.view, valid, probabilities.reshape(-1), groups, zero, neighbours, keep
+        )
+        if ranking is None:
+            return None
+        if len(ranking.ranked) == 1 or ranking.certain_safe or self.tie_break == "zero":
+            return ranking.ranked[0]
+
+        def weights() -> Weights:
+            known = rule_set.known_weights(board)
+            return known if known is not None else count_position(board, cache=self._cache)
+
+        shortlist = ranking.ranked
+        return shortlist[best_progress(board, shortlist, weights, self._cache)]
 
     def _break_tie(self, tied: np.ndarray, weights, minefield, certain_safe: bool = False) -> int:
         """The ``zero`` or ``lookahead`` tie-break among cells of equal lowest

@@ -8,29 +8,39 @@ with ``v`` there, as the exact engine counts them, over the layouts that have
 the cell safe.
 
 That is one exact count per number, and the greedy agent asks it for up to
-:data:`~.greedy.LOOKAHEAD` cells per guess: most of its time. Three things
+:data:`~.greedy.LOOKAHEAD` cells per guess: most of its time. Four things
 make it cheap without changing one chance or one choice:
 
 - the numbers a cell's neighbourhood rules out are skipped (:func:`number_range`);
-- the compiled float path tells which numbers make progress (its probability
-  is 0.0 exactly where the exact mine weight is 0, and only there: a contract
-  tests/test_probability_fast.py checks), and the layouts behind the numbers
-  add up to the cell's safe layouts, so only the numbers on the shorter side
-  (progress or not) are counted exactly (:func:`progress_chance`);
+- :func:`best_progress` first estimates every chance from the compiled float
+  counts, all of a cell's numbers in one call (:func:`estimate_chance`, within
+  :data:`ESTIMATE_MARGIN` of the exact chance, and exact when no number or
+  every number makes progress); only cells whose estimates come that close to
+  the best one are counted exactly, so the choice is the exact chances' choice;
+- the exact count itself asks the compiled float path which numbers make
+  progress (its probability is 0.0 exactly where the exact mine weight is 0,
+  and only there: a contract tests/test_probability_fast.py checks), and the
+  layouts behind the numbers add up to the cell's safe layouts, so only the
+  numbers on the shorter side (progress or not) are counted exactly
+  (:func:`progress_chance`);
 - :func:`best_progress` skips a cell whose chance provably equals an earlier
   one's (an *isolated* cell of the same shape, see :func:`isolated_shape`) and
-  stops once a chance of 1 is found, since ties go to the earlier cell.
+  stops once a chance of exactly 1 is found, since ties go to the earlier cell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import Weights, count_position
-from minesweep_env.solver.probability.jit import FastPath, fast_path
+from minesweep_env.solver.probability import Weights, count_position, jit
+from minesweep_env.solver.probability.jit import FastPath, TrialPath, fast_path
 
 
 def number_range(board: Board, cell: int) -> range:
@@ -170,17 +180,86 @@ def isolated_shape(board: Board, cell: int) -> int | None:
     return len(table[cell])
 
 
+ESTIMATE_MARGIN = 1e-9
+"""How far :func:`estimate_chance` may be from the exact chance, by a wide margin: the
+float counts' logs are within about 1e-12 of the exact ones."""
+
+FLOAT_CELLS = 4096
+"""The largest board, in cells, on which the float shortcuts are trusted (here and in
+:mod:`.ranking`). Their error grows with the board (``lgamma`` of the cell count, fill
+ratios taken as products along it); up to this size it stays far inside the margins,
+beyond it the exact engine decides everything, as before."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A chance of progress from the float counts (:func:`estimate_chance`)."""
+
+    value: float
+    """Within :data:`ESTIMATE_MARGIN` of the exact chance."""
+    exact: bool
+    """The value is the exact chance: 0.0 (no number makes progress) or 1.0 (every
+    number that fits does), found without any float sum."""
+
+
+def estimate_chance(
+    trial: TrialPath, board: Board, cell: int, cache: dict | None, isolated: bool = False
+) -> Estimate:
+    """The chance of progress of ``cell`` from the compiled float counts of its trials
+    (:func:`~minesweep_env.solver.probability.fast.trial_weights`); a number the float
+    count leaves to the exact engine is counted exactly.
+
+    :param isolated: ``cell`` is isolated (:func:`isolated_shape`): the count is cheaper.
+    """
+    numbers = np.fromiter(number_range(board, cell), np.int64)
+    logs, flags = trial(board, cell, numbers, isolated)
+    for k in np.flatnonzero(np.isnan(logs)).tolist():
+        trial_board = board.copy()
+        trial_board.grid.reshape(-1)[cell] = numbers[k]
+        counted = count_trial(trial_board, cache)
+        logs[k] = math.log(counted[0]) if counted is not None else -np.inf
+        flags[k] = counted is not None and counted[1]
+    fits = logs > -np.inf
+    if not flags[fits].any():
+        return Estimate(0.0, True)
+    if flags[fits].all():
+        return Estimate(1.0, True)
+    weights = np.exp(logs[fits] - logs[fits].max())
+    return Estimate(float(weights[flags[fits]].sum() / weights.sum()), False)
+
+
 def best_progress(
-    board: Board, ranked: Sequence[int], weights: Weights, cache: dict | None = None
+    board: Board,
+    ranked: Sequence[int],
+    weights: Weights | Callable[[], Weights],
+    cache: dict | None = None,
 ) -> int:
     """The position in ``ranked`` of the cell with the highest chance of progress,
-    the earliest of equals: ``max(range(len(ranked)), key=lambda k: (chance_k, -k))``.
+    the earliest of equals: ``max(range(len(ranked)), key=lambda k: (chance_k, -k))``,
+    the chances being :func:`progress_chance`'s floats.
+
+    Once the kernels are loaded the chances are first estimated in floats
+    (:func:`estimate_chance`); only the cells whose estimates come within twice
+    :data:`ESTIMATE_MARGIN` of the best one are counted exactly, so the answer is
+    the exact chances' answer.
 
     :param weights: the exact engine's weights of ``board`` (every cell of
-        ``ranked`` must have a mine weight).
+        ``ranked`` must have a mine weight), or a function that counts them: then
+        they are counted only if a chance must be counted exactly.
     """
-    best_k, best = 0, -1.0
+    counted: list[Weights] = []
+
+    def exact(cell: int) -> float:
+        if not counted:
+            counted.append(weights if isinstance(weights, Weights) else weights())
+        weight = counted[0].mine_weight[cell]
+        assert weight is not None
+        return progress_chance(board, cell, cache, counted[0].layouts - weight)
+
+    compiled = jit.compiled() if board.grid.size <= FLOAT_CELLS else None
+    estimates: list[tuple[int, int, Estimate]] = []
     shapes: set[int] = set()
+    best = -1.0
     for k, cell in enumerate(ranked):
         if best >= 1.0:
             break  # nothing beats a certain chance, and ties go to the earlier cell
@@ -189,9 +268,23 @@ def best_progress(
             if shape in shapes:
                 continue  # the same chance as an earlier cell: it cannot win
             shapes.add(shape)
-        weight = weights.mine_weight[cell]
-        assert weight is not None
-        chance = progress_chance(board, cell, cache, weights.layouts - weight)
+        if compiled is None:
+            estimate = Estimate(exact(cell), True)
+        else:
+            estimate = estimate_chance(
+                compiled.trial_weights, board, cell, cache, isolated=shape is not None
+            )
+        estimates.append((k, cell, estimate))
+        if estimate.exact:
+            best = max(best, estimate.value)
+    top = max(estimate.value for _, _, estimate in estimates)
+    # Below the best estimate by more than both errors, a cell cannot win.
+    contenders = [e for e in estimates if e[2].value >= top - 2 * ESTIMATE_MARGIN]
+    if len(contenders) == 1:
+        return contenders[0][0]
+    best_k, best = 0, -1.0
+    for k, cell, estimate in contenders:
+        chance = estimate.value if estimate.exact else exact(cell)
         if chance > best:
             best_k, best = k, chance
     return best_k

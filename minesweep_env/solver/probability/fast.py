@@ -17,6 +17,7 @@ import numpy as np
 from numba import types
 
 from ...core.board import Board
+from .greedy_kernels import group_probabilities_into, trial_weights_into
 from .jit import CompiledPaths
 from .kernels import OK, mine_probabilities_into
 from .play_kernels import open_many, play_out_into, play_out_many
@@ -71,12 +72,33 @@ PLAY_OUT_MANY_SIGNATURE = (
 OPEN_MANY_SIGNATURE = (_VIEWS, _VIEWS, _INDICES, _INDICES, types.int64, types.int64, _INDICES)
 """The one signature :func:`open_many` is called with (by the vector env's batch)."""
 
+TRIAL_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.int64,
+    types.int64,
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.float64, 1, "C"),
+    types.Array(types.int8, 1, "C"),
+    types.boolean,
+)
+"""The one signature :func:`trial_weights` calls its kernel with."""
+
+GROUP_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.int64,
+    types.Array(types.float64, 2, "C"),
+    types.Array(types.int64, 1, "C"),
+)
+"""The one signature :func:`group_probabilities` calls its kernel with."""
+
 KERNELS = (
     (mine_probabilities_into, SIGNATURE),
     (complete_proof_into, PROOF_SIGNATURE),
     (play_out_into, PLAY_OUT_SIGNATURE),
     (play_out_many, PLAY_OUT_MANY_SIGNATURE),
     (open_many, OPEN_MANY_SIGNATURE),
+    (trial_weights_into, TRIAL_SIGNATURE),
+    (group_probabilities_into, GROUP_SIGNATURE),
 )
 
 
@@ -180,8 +202,51 @@ def complete_play_out(
     )
 
 
+def group_probabilities(board: Board) -> tuple[np.ndarray, np.ndarray] | None:
+    """Mine probabilities of ``board`` as :func:`fast_mine_probabilities` gives them, and the
+    group of every cell (see :mod:`.greedy_kernels`), or ``None`` to ask the exact engine.
+
+    :returns: (probabilities, groups): float64 (H, W) and int64 flat (H * W).
+    """
+    total = board.total_mines
+    grid = np.require(board.grid, np.int8, ["C", "W"])
+    out = np.empty(grid.shape)
+    groups = np.empty(grid.size, np.int64)
+    status = group_probabilities_into(grid, -1 if total is None else int(total), out, groups)
+    return (out, groups) if status == OK else None
+
+
+def trial_weights(
+    board: Board, cell: int, numbers: np.ndarray, isolated: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each number of ``numbers`` shown on ``cell``: the natural log of the layouts that
+    fit, and whether another covered cell is then safe in all of them (see
+    :mod:`.greedy_kernels`).
+
+    :param numbers: int64, the numbers to try.
+    :param isolated: ``cell`` is far from every number (no neighbour open or touching
+        one): the other components are counted once. Checked; the answer is the same.
+    :returns: (logs, progress): float64 per number, ``-inf`` where no layout fits and
+        NaN where the exact engine must count instead; bool per number.
+    """
+    total = board.total_mines
+    grid = np.array(board.grid, np.int8, order="C")  # a copy: the kernel writes on it
+    logs = np.empty(len(numbers))
+    progress = np.empty(len(numbers), np.int8)
+    trial_weights_into(
+        grid, -1 if total is None else int(total), cell, numbers, logs, progress, isolated
+    )
+    return logs, progress.astype(bool)
+
+
 def paths() -> CompiledPaths:
     """Every compiled path, for :mod:`.jit` to hand out."""
     return CompiledPaths(
-        fast_mine_probabilities, complete_proof, complete_play_out, play_out_many, open_many
+        fast_mine_probabilities,
+        complete_proof,
+        complete_play_out,
+        play_out_many,
+        open_many,
+        trial_weights,
+        group_probabilities,
     )

@@ -69,6 +69,12 @@ PlayOutPath = Callable[
 ]
 """:func:`.fast.complete_play_out`'s shape."""
 
+TrialPath = Callable[[Board, int, np.ndarray, bool], "tuple[np.ndarray, np.ndarray]"]
+""":func:`.fast.trial_weights`' shape."""
+
+GroupPath = Callable[[Board], "tuple[np.ndarray, np.ndarray] | None"]
+""":func:`.fast.group_probabilities`' shape."""
+
 
 class CompiledPaths(NamedTuple):
     """Every compiled path, once the kernels are loaded (see :mod:`.fast`)."""
@@ -83,9 +89,13 @@ class CompiledPaths(NamedTuple):
     """:func:`.play_kernels.play_out_many`: the same on boards of a batch."""
     open_many: Callable[..., None]
     """:func:`.play_kernels.open_many`: probes and their floods on boards of a batch."""
+    trial_weights: TrialPath
+    """:func:`.fast.trial_weights`: a guess's numbers weighed (the chance of progress)."""
+    group_probabilities: GroupPath
+    """:func:`.fast.group_probabilities`: probabilities and groups of interchangeable cells."""
 
 
-KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py")
+KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py")
 """The files, next to this one, whose code numba compiles and caches."""
 
 RECHECK = 5.0

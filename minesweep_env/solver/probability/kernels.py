@@ -28,6 +28,8 @@ open, or a count left the float range.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -37,6 +39,13 @@ OK = 0
 """The output array holds the probabilities."""
 DEFER = 1
 """The fast path cannot answer: ask the exact engine."""
+
+COUNTED = 0
+"""A count's status: counted."""
+NO_LAYOUT = 1
+"""A count's status: no layout fits (as exact as the exact engine's verdict)."""
+BEYOND = 2
+"""A count's status: beyond the float count (too wide, or out of the float range)."""
 
 MAX_OPEN = 15
 """Open constraints a DP state can hold: 4 bits each (needs are at most 8) in an int64."""
@@ -333,14 +342,14 @@ def _count_component(
     :param scratch: (local, last, room, slot): per group its place in ``groups``; per
         constraint the last step touching it, the cells it still sees, its slot in the
         state (-1: not open). Filled here.
-    :returns: False when the fast path cannot count it (no layout, or too wide).
+    :returns: :data:`COUNTED`, :data:`NO_LAYOUT`, or :data:`BEYOND` (too wide).
     """
     local, last, room, slot_of = scratch
     size = len(groups)
     if size == 1:
-        return _count_single_group(
-            groups[0], sizes, touches, touch_count, needs, layouts, mine, free
-        )
+        if _count_single_group(groups[0], sizes, touches, touch_count, needs, layouts, mine, free):
+            return COUNTED
+        return NO_LAYOUT
     for i in range(size):
         local[groups[i]] = i
     order = _sweep(groups, 0, local, touches, touch_count, by_start, by_members)
@@ -413,7 +422,7 @@ def _count_component(
             c = touches[g, t]
             if touched_slot[t] < 0 and last[c] > i:
                 if next_count == MAX_OPEN:
-                    return False
+                    return BEYOND
                 next_active[next_count] = c
                 next_from_slot[next_count] = 0  # unread: its value comes from the group
                 next_from_touched[next_count] = t
@@ -478,7 +487,7 @@ def _count_component(
                 move_to[moves] = target
                 moves += 1
         if rows == stop:
-            return False  # no layout: the exact engine names the number
+            return NO_LAYOUT  # the exact engine names the number
         layer_start[i + 2] = rows
         move_start[i + 1] = moves
         for j in range(active_count):
@@ -535,10 +544,10 @@ def _count_component(
                 _add_product(free[g], forward[row], lo[row], hi[row],
                              spared[r], spared_lo[r], spared_hi[r])
     if back_hi[0] < 0:
-        return False
+        return NO_LAYOUT
     for k in range(span):
         layouts[k] = backward[0, k]
-    return True
+    return COUNTED
 
 
 @njit(cache=True)
@@ -568,7 +577,7 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
                         w_free):
     """Group weights with the total known, of the layouts with (``w_mine``) and without
     (``w_free``) a mine on one cell of each group, the off-frontier cells' at the end;
-    returns whether they are usable."""
+    returns the layouts in the same units (0.0 when the weights are unusable)."""
     components = len(low)
     t_low = 0
     t_high = 0
@@ -605,7 +614,7 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
             w1 += weight * mines_off
             w0 += weight * (off - mines_off)
     if not total > 0.0 or not np.isfinite(total):
-        return False
+        return 0.0
     others = np.zeros(spread + 1)
     rest = np.zeros(spread + 1)
     before = 0
@@ -626,13 +635,13 @@ def _combine_with_total(layouts, low, high, mine, free, group_start, order, off,
                 a += mine[g, low[c] + m] * rest[m]
                 b += free[g, low[c] + m] * rest[m]
             if not a + b > 0.0:
-                return False
+                return 0.0
             w_mine[g] = a
             w_free[g] = b
         before += widths[c]
     w_mine[len(w_mine) - 1] = w1
     w_free[len(w_free) - 1] = w0
-    return True
+    return total
 
 
 @njit(cache=True)
@@ -678,15 +687,67 @@ def weigh_groups(flat, height, width, total, result):
         (entry ``len(start) - 1`` is the off-frontier cells', set only when ``total >= 0``
         and there are any). ``ok`` is False when the exact engine must answer.
     """
+    status, cells, start, off, w_mine, w_free, _ = weigh_groups_scaled(
+        flat, height, width, total, result
+    )
+    return status == COUNTED, cells, start, off, w_mine, w_free
+
+
+@njit(cache=True)
+def _log_choose(n, k):
+    """ln C(n, k)."""
+    return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
+
+
+@njit(cache=True)
+def weigh_groups_scaled(flat, height, width, total, result):
+    """:func:`weigh_groups`, and the natural log of the position's number of layouts.
+
+    The weights come in units scaled per position (each component by its largest
+    count, the fill by its largest binomial); the log undoes the scaling, so counts
+    of different positions compare (the chance of progress weighs positions that
+    differ by one number). It is within about 1e-12 of the exact log: the scale's
+    binomial is taken through ``lgamma``.
+
+    :returns: :func:`weigh_groups`' tuple, with a status (:data:`COUNTED`,
+        :data:`NO_LAYOUT` or :data:`BEYOND`) for ``ok``, and the log (``-inf`` unless
+        counted).
+    """
+    status, cells, start, off, order, group_start, layouts, low, high, mine, free, left, scale = (
+        count_groups(flat, height, width, total, result)
+    )
+    group_count = len(start) - 1 if len(start) else 0
+    w_mine = np.zeros(group_count + 1)
+    w_free = np.zeros(group_count + 1)
+    if status != COUNTED:
+        return status, cells, start, off, w_mine, w_free, -np.inf
+    status, log_layouts = combine_groups(
+        total, len(off), left, order, group_start, layouts, low, high, mine, free, w_mine,
+        w_free, scale,
+    )
+    return status, cells, start, off, w_mine, w_free, log_layouts
+
+
+@njit(cache=True)
+def count_groups(flat, height, width, total, result):
+    """The reading and counting half of :func:`weigh_groups_scaled`: every component
+    counted, each scaled by its largest count.
+
+    :returns: (status, cells, start, off, order, group_start, layouts, low, high, mine,
+        free, left, log of the scales): the groups as :func:`weigh_groups` gives them,
+        the components' groups (``order[group_start[c]:group_start[c + 1]]``), their
+        scaled counts by mine count (nonzero from ``low`` to ``high``), the groups'
+        with and without a mine on a given cell, and the mines not flagged.
+    """
     empty = np.empty(0, np.int64)
     ok, constraint_at, needs, constraint_count, flags = _read_constraints(
         flat, height, width, result
     )
     if not ok:
-        return False, empty, empty, empty, np.empty(0), np.empty(0)
+        return _not_counted(NO_LAYOUT, empty)
     left = total - flags
     if total >= 0 and left < 0:
-        return False, empty, empty, empty, np.empty(0), np.empty(0)
+        return _not_counted(NO_LAYOUT, empty)
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
     group_count = len(touch_count)
@@ -714,17 +775,18 @@ def weigh_groups(flat, height, width, total, result):
     )
     low = np.empty(components, np.int64)
     high = np.empty(components, np.int64)
-    w_mine = np.zeros(group_count + 1)
-    w_free = np.zeros(group_count + 1)
+    scale = 0.0
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
         # Each component's own polynomials are only as long as it has cells: a small
         # one next to a large one counts in small arrays (the same sums, so the same floats).
-        if not _count_component(
+        counted = _count_component(
             members, sizes, touches, touch_count, needs, by_start, by_members, scratch,
             most[c], layouts[c], mine, free,
-        ):
-            return False, cells, start, off, w_mine, w_free
+        )
+        if counted != COUNTED:
+            return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
+                    free, left, scale)
         low[c] = span
         high[c] = -1
         largest = 0.0
@@ -734,7 +796,9 @@ def weigh_groups(flat, height, width, total, result):
                 high[c] = k
                 largest = max(largest, layouts[c, k])
         if high[c] < 0 or not np.isfinite(largest):
-            return False, cells, start, off, w_mine, w_free
+            return (BEYOND, cells, start, off, order, group_start, layouts, low, high, mine,
+                    free, left, scale)
+        scale += math.log(largest)
         # One scale per component keeps the products of many components in range.
         # Loops, not array expressions: those compile far slower (shape checks).
         for k in range(span):
@@ -744,13 +808,53 @@ def weigh_groups(flat, height, width, total, result):
                 mine[g, k] /= largest
                 free[g, k] /= largest
                 if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
-                    return False, cells, start, off, w_mine, w_free
+                    return (BEYOND, cells, start, off, order, group_start, layouts, low,
+                            high, mine, free, left, scale)
+    return (COUNTED, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
+            scale)
+
+
+@njit(cache=True)
+def _not_counted(status, empty):
+    """:func:`count_groups`' answer when it stops before any group is read."""
+    nothing = np.empty((0, 0))
+    return (
+        status, empty, empty, empty, empty, empty, nothing, empty, empty, nothing, nothing, 0, 0.0
+    )
+
+
+@njit(cache=True)
+def combine_groups(total, off_count, left, order, group_start, layouts, low, high, mine, free,
+                   w_mine, w_free, scale):
+    """The combining half of :func:`weigh_groups_scaled`: the groups' weights into
+    ``w_mine`` and ``w_free`` from :func:`count_groups`' counts.
+
+    :param scale: the log of the components' scales.
+    :returns: (status, natural log of the layouts).
+    """
+    components = len(group_start) - 1
+    group_count = len(w_mine) - 1
+    span = layouts.shape[1]
+    log_layouts = scale
     if total >= 0:
-        ok = _combine_with_total(
-            layouts, low, high, mine, free, group_start, order, len(off), left, w_mine, w_free
+        scaled = _combine_with_total(
+            layouts, low, high, mine, free, group_start, order, off_count, left, w_mine, w_free
         )
-        if not ok:
-            return False, cells, start, off, w_mine, w_free
+        t_low = 0
+        t_high = 0
+        for c in range(components):
+            t_low += low[c]
+            t_high += high[c]
+        r_low = max(left - t_high, 0)
+        r_high = min(left - t_low, off_count)
+        if not scaled > 0.0:
+            # No mine count the components can take leaves a fill the other cells can
+            # hold: no layout, whatever the floats. Anything else the exact engine decides.
+            status = NO_LAYOUT if r_low > r_high else BEYOND
+            return status, -np.inf
+        # _fill_ratios' scale: the largest binomial in range.
+        peak = min(max(off_count // 2, r_low), r_high)
+        log_layouts += math.log(scaled) + _log_choose(off_count, peak)
     else:
         for g in range(group_count):
             a = b = 0.0
@@ -759,7 +863,12 @@ def weigh_groups(flat, height, width, total, result):
                 b += free[g, k]
             w_mine[g] = a
             w_free[g] = b
-    return True, cells, start, off, w_mine, w_free
+        for c in range(components):
+            component_layouts = 0.0
+            for k in range(span):
+                component_layouts += layouts[c, k]
+            log_layouts += math.log(component_layouts)
+    return COUNTED, log_layouts
 
 
 @njit(cache=True)

@@ -1,0 +1,130 @@
+"""The greedy agent's ranking of tied cells from the compiled floats, when they decide it.
+
+The greedy agent ranks on exact counts: the tied cells are those of exactly the
+lowest mine weight, ordered by their chance of a zero rounded to 12 decimals,
+then by fewest neighbours, then by index (see :mod:`.greedy`). An exact count of
+an expert position is a good part of a millisecond; the compiled float path
+gives every probability within 1e-12 of the exact one, and the *group* of every
+cell (cells touching the same numbers, or none: one exact weight by symmetry).
+That settles most positions exactly:
+
+- the tied cells are one group's when the lowest float probability is clear of
+  every other group's (by the margin :func:`~.greedy.clear_lowest` uses);
+- the chance of a zero is a product of neighbours' ``1 - p`` in a fixed order,
+  so two cells whose covered and flagged neighbours come from the same groups
+  in the same order have the same chance to the last bit, whatever the floats;
+  cells whose chances differ by more than :data:`RANK_GAP` keep their order
+  once rounded. When neither holds for a cell the ranking needs, the exact
+  engine ranks (:func:`float_ranking` answers ``None``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from minesweep_env.core.cells import COVERED, FLAGGED
+
+RANK_GAP = 1e-10
+"""Chances of a zero closer than this are ranked by the exact engine (unless they are
+the same product): rounded to 12 decimals they may tie or not. Each is a product of
+up to eight factors within about 1e-12 of the exact ones, so a hundred times that
+bound stands between two chances this far apart and a different order."""
+
+CLEAR_GAP = 1e-9
+"""Relative gap (plus :data:`CLEAR_FLOOR` absolute) by which the lowest float
+probability must beat every other (every other group's, for :func:`tied_cells`) to
+be trusted: a thousand times the float path's error bound."""
+CLEAR_FLOOR = 1e-11
+
+_SKIP = -1
+_FLAG = -3
+_OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+"""Neighbours in :func:`~minesweep_env.core.cells.neighbour_sum`'s order (row-major)."""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The tied cells of lowest mine probability, best first."""
+
+    ranked: list[int]
+    """The first ``keep`` cells (or all, when fewer) in the exact engine's order."""
+    certain_safe: bool
+    """The lowest probability is 0: the cells are safe in every layout."""
+
+
+def tied_cells(
+    probabilities: np.ndarray, groups: np.ndarray, valid: np.ndarray
+) -> np.ndarray | None:
+    """The valid cells of exactly the lowest mine weight, ascending, when one group holds
+    them (see the module); else ``None``."""
+    open_cells = np.flatnonzero(valid & ~np.isnan(probabilities))
+    if not open_cells.size:
+        return None
+    values = probabilities[open_cells]
+    lowest = values.min()
+    near = open_cells[values <= lowest + CLEAR_GAP * lowest + CLEAR_FLOOR]
+    group = groups[near]
+    if group[0] == -1 or (group != group[0]).any():
+        return None
+    return near
+
+
+def _factor_groups(view: np.ndarray, groups: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Per cell, its neighbours' groups in product order with the factors of 1 (opened,
+    known safe, off the board) moved to the end: equal rows, equal products."""
+    height, width = view.shape
+    codes = np.where(view == COVERED, groups.reshape(height, width), _SKIP)
+    codes[view == FLAGGED] = _FLAG
+    padded = np.full((height + 2, width + 2), _SKIP, np.int64)
+    padded[1:-1, 1:-1] = codes
+    ys, xs = np.divmod(cells, width)
+    rows = np.stack([padded[ys + 1 + dy, xs + 1 + dx] for dy, dx in _OFFSETS], axis=1)
+    order = np.argsort(rows == _SKIP, axis=1, kind="stable")
+    return np.take_along_axis(rows, order, axis=1)
+
+
+def float_ranking(
+    view: np.ndarray,
+    valid: np.ndarray,
+    probabilities: np.ndarray,
+    groups: np.ndarray,
+    zero: np.ndarray,
+    neighbours: np.ndarray,
+    keep: int,
+) -> Ranking | None:
+    """The greedy ranking's first ``keep`` tied cells, as the exact engine would rank them,
+    or ``None`` when the floats do not decide it.
+
+    :param valid: bool per flat cell, the probes allowed.
+    :param probabilities: float flat, the compiled path's (NaN where none).
+    :param groups: int flat, the compiled path's groups.
+    :param zero: float flat, :func:`~.greedy.zero_chance` of those probabilities.
+    :param neighbours: int flat, :func:`~.greedy.neighbour_counts`.
+    """
+    tied = tied_cells(probabilities, groups, valid)
+    if tied is None:
+        return None
+    certain_safe = bool(probabilities[tied[0]] == 0.0)
+    if tied.size == 1:
+        return Ranking([int(tied[0])], certain_safe)
+    chance = zero[tied]
+    ranked = tied[np.lexsort((tied, neighbours[tied], -np.round(chance, 12)))]
+    if not _decided(view, groups, tied, chance, ranked[:keep]):
+        return None
+    return Ranking(ranked[:keep].tolist(), certain_safe)
+
+
+def _decided(
+    view: np.ndarray, groups: np.ndarray, tied: np.ndarray, chance: np.ndarray, head: np.ndarray
+) -> bool:
+    """Whether every tied cell whose chance of a zero is within :data:`RANK_GAP` of a cell
+    of ``head`` (the first ranked) has the very same product as that cell."""
+    rows = _factor_groups(view, groups, tied)
+    where = np.searchsorted(tied, head)
+    for k in where.tolist():
+        close = np.abs(chance - chance[k]) <= RANK_GAP
+        if not (rows[close] == rows[k]).all():
+            return False
+    return True

@@ -1,0 +1,241 @@
+"""The greedy agent's float shortcuts (greedy_kernels, agents/ranking.py, estimate_chance):
+each is the exact engine's answer, or says it cannot tell."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from positions import random_position
+
+from minesweep_env import Board, InconsistentBoardError
+from minesweep_env.core.cells import COVERED
+from minesweep_env.solver.probability import count_position, jit
+from semiautomines_agents import make_agent
+from semiautomines_agents import progress as progress_module
+from semiautomines_agents.greedy import LOOKAHEAD, neighbour_counts, zero_chance
+from semiautomines_agents.progress import (
+    ESTIMATE_MARGIN,
+    best_progress,
+    count_trial,
+    estimate_chance,
+    isolated_shape,
+    number_range,
+    progress_chance,
+)
+from semiautomines_agents.ranking import float_ranking
+
+
+def _compiled() -> jit.CompiledPaths:
+    compiled = jit.compiled()
+    assert compiled is not None  # tests load the compiled path (conftest)
+    return compiled
+
+
+@cache
+def _positions(count: int, max_side: int) -> tuple[Board, ...]:
+    """Random positions with at least two covered cells."""
+    found = []
+    for seed in range(10 * count):
+        board, _ = random_position(seed, max_side=max_side)
+        if np.count_nonzero(board.grid == COVERED) >= 2:
+            found.append(board)
+        if len(found) == count:
+            return tuple(found)
+    raise AssertionError(f"only {len(found)} positions fit")
+
+
+@pytest.mark.parametrize("case", range(40))
+@pytest.mark.parametrize("isolated", [False, True])
+def test_trial_weights_are_the_exact_counts(case, isolated):
+    """Every cell, and (``isolated``) the short way for the isolated ones."""
+    board = _positions(40, 7)[case]
+    trial_weights = _compiled().trial_weights
+    for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
+        if isolated and isolated_shape(board, cell) is None:
+            continue
+        numbers = np.fromiter(number_range(board, cell), np.int64)
+        logs, progress = trial_weights(board, cell, numbers, isolated)
+        for number, log, flag in zip(numbers.tolist(), logs, progress, strict=True):
+            trial = board.copy()
+            trial.grid.reshape(-1)[cell] = number
+            counted = count_trial(trial, None)
+            if np.isnan(log):
+                continue  # left to the exact engine
+            if counted is None:
+                assert log == -np.inf, (board.rows(), cell, number)
+                continue
+            assert log == pytest.approx(math.log(counted[0]), rel=0, abs=1e-11)
+            assert bool(flag) == counted[1], (board.rows(), cell, number)
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_estimate_chance_is_within_its_margin_and_exact_when_it_says_so(case):
+    board = _positions(40, 7)[case]
+    trial_weights = _compiled().trial_weights
+    for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
+        isolated = isolated_shape(board, cell) is not None
+        estimate = estimate_chance(trial_weights, board, cell, None, isolated)
+        chance = progress_chance(board, cell)
+        if estimate.exact:
+            assert estimate.value == chance
+        else:
+            assert abs(estimate.value - chance) <= ESTIMATE_MARGIN / 100
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_groups_share_one_exact_weight(case):
+    board = _positions(40, 8)[case]
+    found = _compiled().group_probabilities(board)
+    if found is None:
+        return
+    probabilities, groups = found
+    try:
+        weights = count_position(board)
+    except InconsistentBoardError:
+        pytest.fail("the float path answered a position with no layout")
+    by_group: dict[int, set] = {}
+    for cell, group in enumerate(groups.tolist()):
+        if group != -1:
+            by_group.setdefault(group, set()).add(weights.mine_weight[cell])
+    assert all(len(found) == 1 for found in by_group.values()), board.rows()
+    expected = _compiled().probabilities(board, None)
+    np.testing.assert_array_equal(probabilities, expected)
+
+
+def _exact_ranking(board: Board, valid: np.ndarray) -> tuple[list[int], bool]:
+    """The greedy agent's exact ranking of the tied cells (as GreedyAgent._break_tie)."""
+    weights = count_position(board)
+    candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
+    lowest = min(candidates.values())
+    tied = np.array(sorted(i for i, w in candidates.items() if w == lowest))
+    probabilities = np.full(board.grid.size, np.nan)
+    for index, weight in weights.mine_weight.items():
+        if weight is not None:
+            probabilities[index] = weight / weights.layouts
+    zero = zero_chance(board.grid, probabilities.reshape(board.grid.shape)).reshape(-1)[tied]
+    neighbours = neighbour_counts(board.height, board.width).reshape(-1)[tied]
+    ranked = tied[np.lexsort((tied, neighbours, -np.round(zero, 12)))]
+    return ranked.tolist(), lowest == 0
+
+
+def test_float_ranking_is_the_exact_ranking_when_it_answers():
+    answered = 0
+    for board in _positions(300, 9):
+        valid = board.grid.reshape(-1) == COVERED
+        try:
+            ranked, certain = _exact_ranking(board, valid)
+        except InconsistentBoardError:
+            continue
+        found = _compiled().group_probabilities(board)
+        if found is None:
+            continue
+        probabilities, groups = found
+        zero = zero_chance(board.grid, probabilities).reshape(-1)
+        neighbours = neighbour_counts(board.height, board.width).reshape(-1)
+        for keep in (1, LOOKAHEAD):
+            ranking = float_ranking(
+                board.grid, valid, probabilities.reshape(-1), groups, zero, neighbours, keep
+            )
+            if ranking is None:
+                continue
+            answered += 1
+            assert ranking.ranked == ranked[:keep], board.rows()
+            assert ranking.certain_safe == certain
+    assert answered > 150  # of 600: small random positions tie across groups often
+
+
+def test_float_ranking_leaves_groups_of_equal_floats_to_the_exact_engine():
+    # Two numbers each see two cells of their own: two groups, both at one half.
+    board = Board.from_rows(["??1", "1??", "???"], total_mines=2)
+    found = _compiled().group_probabilities(board)
+    assert found is not None
+    probabilities, groups = found
+    valid = board.grid.reshape(-1) == COVERED
+    zero = zero_chance(board.grid, probabilities).reshape(-1)
+    neighbours = neighbour_counts(3, 3).reshape(-1)
+    flat = probabilities.reshape(-1)
+    ranking = float_ranking(board.grid, valid, flat, groups, zero, neighbours, LOOKAHEAD)
+    tied = np.flatnonzero(valid & (flat == np.nanmin(flat[valid])))
+    if len(set(groups[tied].tolist())) > 1:
+        assert ranking is None
+
+
+@pytest.mark.parametrize("case", range(20))
+def test_best_progress_counts_the_weights_only_when_it_must(case):
+    board = _positions(20, 8)[case]
+    try:
+        weights = count_position(board)
+    except InconsistentBoardError:
+        return
+    ranked = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()[:LOOKAHEAD]
+    asked = []
+
+    def lazily():
+        asked.append(True)
+        return weights
+
+    assert best_progress(board, ranked, lazily) == best_progress(board, ranked, weights)
+    assert len(asked) <= 1
+
+
+@pytest.mark.parametrize("board", ["beginner", "intermediate", "expert"])
+@pytest.mark.parametrize("rule_set", ["complete", "endoh"])
+@pytest.mark.parametrize("agent_name", ["greedy", "greedy-zero"])
+def test_the_float_route_makes_the_exact_routes_moves(monkeypatch, board, rule_set, agent_name):
+    """Whole games: every move with the compiled shortcuts is the move without them."""
+    games = {"beginner": 30, "intermediate": 12, "expert": 6}[board]
+
+    def play(seed: int) -> list[int]:
+        env = gym.make(
+            "SemiAutoMines-v0", board=board, rule_set=rule_set, info_probability=False
+        )
+        agent = make_agent(agent_name)
+        observation, info = env.reset(seed=seed)
+        moves, done = [], False
+        while not done:
+            action = agent.act(observation, info["action_mask"], env.unwrapped.game)
+            moves.append(int(action))
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        return moves
+
+    fast = [play(seed) for seed in range(games)]
+    # The exact route: every compiled path off (the env's outcomes do not depend on it).
+    monkeypatch.setattr(jit, "compiled", lambda: None)
+    exact = [play(seed) for seed in range(games)]
+    assert fast == exact
+
+
+def test_boards_past_the_float_limit_are_decided_exactly(monkeypatch):
+    """Past FLOAT_CELLS no float estimate is made: the exact chances decide."""
+    board = Board.from_rows(["?" * 70] * 60, total_mines=400)
+    board.grid[30, 35] = 0
+    assert board.grid.size > progress_module.FLOAT_CELLS
+    called = []
+    monkeypatch.setattr(
+        progress_module, "estimate_chance", lambda *args: called.append(args) or None
+    )
+    ranked = [0, 69]
+    weights = count_position(board)
+    assert best_progress(board, ranked, weights) in (0, 1)
+    assert not called
+
+
+def test_an_isolated_guess_counts_the_same_both_ways():
+    """A large board with numbers far from the guess: the short way is the long way."""
+    rows = ["?" * 16 for _ in range(16)]
+    rows[0] = "01?" + "?" * 13
+    rows[1] = "12?" + "?" * 13
+    board = Board.from_rows(rows, total_mines=40)
+    cell = 10 * 16 + 10
+    assert isolated_shape(board, cell) == 8
+    numbers = np.fromiter(number_range(board, cell), np.int64)
+    trial_weights = _compiled().trial_weights
+    short_logs, short_progress = trial_weights(board, cell, numbers, True)
+    long_logs, long_progress = trial_weights(board, cell, numbers, False)
+    np.testing.assert_allclose(short_logs, long_logs, rtol=0, atol=1e-11)
+    np.testing.assert_array_equal(short_progress, long_progress)
