@@ -317,6 +317,48 @@ class Complete(RuleSet):
             self.remember_settled(minefield.view, minefield.mine_count, probabilities)
         return opened, flagged, done
 
+    def probe_and_play_out(
+        self, minefield: Minefield, x: int, y: int
+    ) -> tuple[list[int], list[int], bool] | None:
+        """A player's probe of covered (x, y) and then :meth:`play_out`, in one compiled call.
+
+        What ``minefield.probe(x, y)`` and then the auto-solver's rounds do (the
+        first-click policy runs in Python first): returns the cells opened (the
+        probe's flood first) and flagged, and whether the rounds are over (False:
+        play on round by round from the view as it is); ``None`` when the kernels
+        are not loaded, with nothing done.
+        """
+        if jit.compiled() is None:
+            return None
+        from ..probability.play_kernels import probe_play_out_into
+        from ..probability.proof_kernels import DEFER, FULL
+
+        minefield.apply_first_click(x, y)
+        layout = minefield.layout
+        size = minefield.width * minefield.height
+        opened = np.empty(size, np.int64)
+        flagged = np.empty(size, np.int64)
+        probabilities = np.empty(size)
+        status, opened_count, flagged_count, left, won, lost = probe_play_out_into(
+            minefield.view,
+            layout.mines.reshape(-1),
+            layout.numbers.reshape(-1),
+            y * minefield.width + x,
+            minefield.mine_count,
+            minefield.win_rule is WinRule.NOTHING_COVERED,
+            minefield.safe_cells_left,
+            opened,
+            flagged,
+            probabilities,
+        )
+        minefield.record_probe(x, y, minefield.safe_cells_left - left)
+        if status == FULL and not won and not lost:
+            self.remember_settled(
+                minefield.view, minefield.mine_count, probabilities.reshape(minefield.view.shape)
+            )
+        done = lost or won or status != DEFER
+        return opened[:opened_count].tolist(), flagged[:flagged_count].tolist(), done
+
     def plays_out_compiled(self) -> bool:
         """Whether :meth:`play_out` and :meth:`prove` are this class's own, so a batch may
         play this rule set's rounds compiled (a subclass that changes either is played
