@@ -410,8 +410,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray
     ) -> np.ndarray:
         """(x, y) lists per board: ``cells[k]`` for board ``probed[k]``, [] for other steppers."""
-        lists = np.full(self.num_envs, None, dtype=object)
-        for board in stepping:
+        lists: list[list[tuple[int, int]] | None] = [None] * self.num_envs
+        for board in stepping.tolist():
             lists[board] = []
         rows, flat = np.nonzero(cells)
         pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
@@ -419,9 +419,10 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         ends = np.cumsum(counts)
         # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many
         # when no board was probed (every action invalid, or every board restarting).
-        for board, start, end in zip(probed, (ends - counts).tolist(), ends.tolist(), strict=True):
+        starts = (ends - counts).tolist()
+        for board, start, end in zip(probed.tolist(), starts, ends.tolist(), strict=True):
             lists[board] = pairs[start:end]
-        return lists
+        return np.fromiter(lists, dtype=object, count=self.num_envs)
 
     def _chosen_probability(self, board: int, cell: int) -> float:
         """Mine probability of ``cell`` on ``board``'s position before the move (as the env's)."""

@@ -236,6 +236,7 @@ class Complete(RuleSet):
         # The last position the compiled path settled with a full count: its probabilities.
         self._settled: tuple[bytes, int | None, np.ndarray] | None = None
         self._tracked: TrackedConstraints | None = None
+        self._probe_buffers = np.empty((2, 0), np.int64)
 
     def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
@@ -330,16 +331,16 @@ class Complete(RuleSet):
         """
         if jit.compiled() is None:
             return None
-        from ..probability.play_kernels import probe_play_out_into
-        from ..probability.proof_kernels import DEFER, FULL
+        from ..probability import play_kernels, proof_kernels
 
         minefield.apply_first_click(x, y)
         layout = minefield.layout
         size = minefield.width * minefield.height
-        opened = np.empty(size, np.int64)
-        flagged = np.empty(size, np.int64)
-        probabilities = np.empty(size)
-        status, opened_count, flagged_count, left, won, lost = probe_play_out_into(
+        if len(self._probe_buffers) != size:  # the cells opened and flagged, reused
+            self._probe_buffers = np.empty((2, size), np.int64)
+        opened, flagged = self._probe_buffers
+        probabilities = np.empty(size)  # kept by remember_settled: one per call
+        status, opened_count, flagged_count, left, won, lost = play_kernels.probe_play_out_into(
             minefield.view,
             layout.mines.reshape(-1),
             layout.numbers.reshape(-1),
@@ -352,11 +353,11 @@ class Complete(RuleSet):
             probabilities,
         )
         minefield.record_probe(x, y, minefield.safe_cells_left - left)
-        if status == FULL and not won and not lost:
+        if status == proof_kernels.FULL and not won and not lost:
             self.remember_settled(
                 minefield.view, minefield.mine_count, probabilities.reshape(minefield.view.shape)
             )
-        done = lost or won or status != DEFER
+        done = lost or won or status != proof_kernels.DEFER
         return opened[:opened_count].tolist(), flagged[:flagged_count].tolist(), done
 
     def plays_out_compiled(self) -> bool:
