@@ -65,13 +65,17 @@ class Minefield:
         self.exploded: tuple[int, int] | None = None
 
     def _set_layout(self, layout: MineLayout) -> None:
+        """Play ``layout``: called before the first probe, so no cell is open yet."""
         self.layout = layout
         self._flat_mines = layout.mines.reshape(-1)
         self._flat_numbers = layout.numbers.reshape(-1)
         self.mine_count = layout.mine_count
-        self.safe_cells_left = self.width * self.height - self.mine_count - int(
-            np.count_nonzero(self.view >= 0)
-        )
+        self.safe_cells_left = self.width * self.height - self.mine_count
+
+    def flat_layout(self) -> tuple[np.ndarray, np.ndarray]:
+        """The layout's mines (bool) and numbers (int8), flat and read-only: the same two
+        arrays until the layout changes (a compiled probe takes them as they are)."""
+        return self._flat_mines, self._flat_numbers
 
     @property
     def mines_left(self) -> int:

@@ -33,6 +33,9 @@ a settled position are then counted only when someone asks for them
 
 from __future__ import annotations
 
+from functools import cache
+from types import ModuleType
+
 import numpy as np
 
 from ...core.board import Board
@@ -225,6 +228,15 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
         first = False
 
 
+@cache
+def _probe_kernels() -> tuple[ModuleType, ModuleType]:
+    """The kernel modules of :meth:`Complete.probe_and_play_out`, imported once they are
+    wanted (importing them imports numba)."""
+    from ..probability import play_kernels, proof_kernels
+
+    return play_kernels, proof_kernels
+
+
 class Complete(RuleSet):
     """Exact inference: proves every cell that is the same in all consistent layouts."""
 
@@ -236,7 +248,7 @@ class Complete(RuleSet):
         # The last position the compiled path settled with a full count: its probabilities.
         self._settled: tuple[bytes, int | None, np.ndarray] | None = None
         self._tracked: TrackedConstraints | None = None
-        self._probe_buffers = np.empty((2, 0), np.int64)
+        self._opened = self._flagged = np.empty(0, np.int64)
 
     def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
@@ -331,19 +343,18 @@ class Complete(RuleSet):
         """
         if jit.compiled() is None:
             return None
-        from ..probability import play_kernels, proof_kernels
-
+        play_kernels, proof_kernels = _probe_kernels()
         minefield.apply_first_click(x, y)
-        layout = minefield.layout
         size = minefield.width * minefield.height
-        if len(self._probe_buffers) != size:  # the cells opened and flagged, reused
-            self._probe_buffers = np.empty((2, size), np.int64)
-        opened, flagged = self._probe_buffers
+        if len(self._opened) != size:  # the cells opened and flagged, reused
+            self._opened, self._flagged = np.empty(size, np.int64), np.empty(size, np.int64)
+        opened, flagged = self._opened, self._flagged
         probabilities = np.empty(size)  # kept by remember_settled: one per call
+        mines, numbers = minefield.flat_layout()
         status, opened_count, flagged_count, left, won, lost = play_kernels.probe_play_out_into(
             minefield.view,
-            layout.mines.reshape(-1),
-            layout.numbers.reshape(-1),
+            mines,
+            numbers,
             y * minefield.width + x,
             minefield.mine_count,
             minefield.win_rule is WinRule.NOTHING_COVERED,
