@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .core.cells import cell_coordinates
 from .core.first_click import FirstClick
 from .core.layout import MineLayout
 from .core.minefield import GameState, Minefield, WinRule
@@ -151,9 +152,9 @@ class Game:
             more_opened, more_flagged = autosolve(self.minefield, self.rule_set, observer)
             opened += more_opened
             flagged += more_flagged
-        w = self.width
-        self.last_opened = [(i % w, i // w) for i in opened]
-        self.last_flagged = [(i % w, i // w) for i in flagged]
+        coordinates = cell_coordinates(self.width, self.height)
+        self.last_opened = [coordinates[i] for i in opened]
+        self.last_flagged = [coordinates[i] for i in flagged]
         return self.state
 
     def toggle_flag(self, x: int, y: int) -> bool:

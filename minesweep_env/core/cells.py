@@ -49,6 +49,13 @@ def neighbour_table(width: int, height: int, radius: int = 1) -> tuple[tuple[int
     return tuple(table)
 
 
+@lru_cache(maxsize=64)
+def cell_coordinates(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """The (x, y) of every flat index: lists of cells in (x, y) form (the env's
+    ``info["opened"]``) share these tuples instead of making one per cell and step."""
+    return tuple((i % width, i // width) for i in range(width * height))
+
+
 def neighbours(x: int, y: int, width: int, height: int) -> list[tuple[int, int]]:
     """The (x, y) neighbours of a cell, in row-major order."""
     return [(i % width, i // width) for i in neighbour_table(width, height)[y * width + x]]

@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core.board_spec import MAX_BATCH_CELLS, as_count
-from ..core.cells import COVERED, FLAGGED
+from ..core.cells import COVERED, FLAGGED, cell_coordinates
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
@@ -414,7 +414,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         for board in stepping.tolist():
             lists[board] = []
         rows, flat = np.nonzero(cells)
-        pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
+        coordinates = cell_coordinates(self.width, self.height)
+        pairs = [coordinates[cell] for cell in flat.tolist()]
         counts = np.bincount(rows, minlength=len(probed))
         ends = np.cumsum(counts)
         # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many
