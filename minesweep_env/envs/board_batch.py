@@ -11,7 +11,10 @@ Every operation takes the whole batch in one call: the probes of all boards,
 then solver rounds in lockstep (each round asks every board still making
 progress for its rule set's proof, then flags and opens for all of them).
 Per-board Python is left where it cannot be batched: the rule sets'
-``prove``, the first-click policy (once per game) and new layouts. Once the
+``prove``, the first-click policy (where a mine lies under the first click) and
+each new game's random draws; the random layouts drawn then start together
+(:meth:`BoardBatch.start_random`), their ``MineLayout`` built only when asked
+for (:attr:`BoardBatch.layouts`). Once the
 compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
 floods and, for boards whose rule set is ``complete``, every round of the
 auto-solver run compiled, all boards in one call
