@@ -2,9 +2,9 @@
 
 ``Complete.probe_and_play_out`` (a probe, its flood and the auto-solver's rounds in
 one compiled call) against ``Minefield.probe`` and then the compiled rounds;
-``BoardBatch.start_random`` and :func:`neighbour_counts` against a
-``MineLayout`` started board by board; the first-click shortcut against
-``protect_first_click`` itself.
+``BoardBatch.start_random`` against a ``MineLayout`` started board by board;
+:func:`adjacent_mine_counts` against counting each cell's neighbours; the
+first-click shortcut against ``protect_first_click`` itself.
 """
 
 from __future__ import annotations
@@ -14,11 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minesweep_env.core.cells import COVERED, adjacent_mine_counts, cell_coordinates
+from minesweep_env.core.cells import (
+    COVERED,
+    adjacent_mine_counts,
+    cell_coordinates,
+    neighbour_table,
+)
 from minesweep_env.core.first_click import FirstClick, protect_first_click
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield, WinRule
-from minesweep_env.envs.board_batch import BoardBatch, neighbour_counts
+from minesweep_env.envs.board_batch import BoardBatch
 from minesweep_env.game import Game
 from minesweep_env.solver.probability import jit
 from minesweep_env.solver.rules.complete import Complete
@@ -121,12 +126,19 @@ def test_batched_starts_equal_layouts_started_one_by_one(size) -> None:
 
 @settings(max_examples=50, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1))
-def test_neighbour_counts_are_the_mine_numbers(width, height, seed) -> None:
+def test_mine_numbers_count_the_neighbours(width, height, seed) -> None:
+    """One board or a stack of them: each cell counts the mines of its neighbours."""
     mines = np.random.default_rng(seed).random((3, height, width)) < 0.4
-    counts = neighbour_counts(mines)
-    assert counts.dtype == np.int8
+    stacked = adjacent_mine_counts(mines)
+    assert stacked.dtype == np.int8 and stacked.shape == mines.shape
+    table = neighbour_table(width, height)
     for board in range(3):
-        assert np.array_equal(counts[board], adjacent_mine_counts(mines[board]))
+        flat = mines[board].reshape(-1)
+        expected = [sum(bool(flat[n]) for n in table[cell]) for cell in range(width * height)]
+        single = adjacent_mine_counts(mines[board])
+        assert single.flags.c_contiguous
+        assert single.reshape(-1).tolist() == expected
+        assert np.array_equal(stacked[board], single)
 
 
 def test_cell_coordinates_name_every_flat_index() -> None:

@@ -93,5 +93,17 @@ def neighbour_sum(values: np.ndarray, border: float = 0, combine: np.ufunc = np.
 
 
 def adjacent_mine_counts(mines: np.ndarray) -> np.ndarray:
-    """Number of mines around every cell of a boolean (H, W) array, as int8."""
-    return np.ascontiguousarray(neighbour_sum(np.asarray(mines, dtype=bool).view(np.int8)))
+    """Number of mines around every cell of a boolean (H, W) array, as int8 (H, W).
+
+    Also takes a stack of boards, (K, H, W), and counts each. The 3x3 window sums
+    of rows then columns, less the cell itself: five additions over a zero-bordered
+    copy, fewer numpy calls than :func:`neighbour_sum`'s eight (a new layout per
+    game counts its numbers here).
+    """
+    mines = np.asarray(mines, dtype=bool)
+    padded = np.zeros((*mines.shape[:-2], mines.shape[-2] + 2, mines.shape[-1] + 2), np.int8)
+    padded[..., 1:-1, 1:-1] = mines
+    rows = padded[..., :-2, :] + padded[..., 1:-1, :] + padded[..., 2:, :]
+    counts = rows[..., :-2] + rows[..., 1:-1] + rows[..., 2:]
+    counts -= padded[..., 1:-1, 1:-1]
+    return counts

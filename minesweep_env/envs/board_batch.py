@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core.board import Board
-from ..core.cells import COVERED, FLAGGED, neighbour_table
+from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
 from ..core.first_click import FirstClick, protect_first_click
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
@@ -89,19 +89,6 @@ def open_cells(
                         stack.append(cell)
         opened[board] += count
     return opened
-
-
-def neighbour_counts(mines: np.ndarray) -> np.ndarray:
-    """``int8`` (K, H, W): the mines around every cell of K boards ``mines`` (K, H, W) at
-    once, as :func:`~minesweep_env.core.cells.adjacent_mine_counts` counts each: the
-    sums of the 3x3 windows (rows, then columns) less the cell itself."""
-    count, height, width = mines.shape
-    padded = np.zeros((count, height + 2, width + 2), dtype=np.int8)
-    padded[:, 1:-1, 1:-1] = mines
-    rows = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
-    total = rows[:, :, :-2] + rows[:, :, 1:-1] + rows[:, :, 2:]
-    total -= padded[:, 1:-1, 1:-1]
-    return total
 
 
 class _Layouts:
@@ -180,7 +167,7 @@ class BoardBatch:
         mines = priorities < mine_count
         self.priorities[boards] = priorities
         self.mines[boards] = mines
-        counts = neighbour_counts(mines.reshape(-1, self.height, self.width))
+        counts = adjacent_mine_counts(mines.reshape(-1, self.height, self.width))
         self.numbers[boards] = counts.reshape(len(boards), -1)
         self.mine_count[boards] = mine_count
         self.safe_left[boards] = self.width * self.height - mine_count
@@ -262,7 +249,7 @@ class BoardBatch:
         # A random game: new mines, the same priorities (the layout is built when asked).
         self._built[board] = None
         self.mines[board] = mines.reshape(-1)
-        self.numbers[board] = neighbour_counts(mines[None]).reshape(-1)
+        self.numbers[board] = adjacent_mine_counts(mines).reshape(-1)
         self.mine_count[board] = int(np.count_nonzero(mines))
         opened = int(np.count_nonzero(self.view[board] >= 0))
         self.safe_left[board] = self.mines.shape[1] - int(self.mine_count[board]) - opened
