@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .core.cells import cell_coordinates
 from .core.first_click import FirstClick
 from .core.layout import MineLayout
 from .core.minefield import GameState, Minefield, WinRule
@@ -13,6 +14,7 @@ from .formats import load_layout
 from .solver.autosolve import SolverObserver, autosolve
 from .solver.base import RuleSet
 from .solver.registry import get_rule_set
+from .solver.rules.complete import Complete
 
 IOCCC_RULE_SETS = frozenset({"endoh", "endoh-alt"})
 """The rule sets of the IOCCC 2020 program (``prog.c`` and ``prog.alt.c``)."""
@@ -133,14 +135,26 @@ class Game:
         if self.minefield.view[y, x] != -1:  # a flag
             return self.state
         self.guesses += 1
-        opened = self.minefield.probe(x, y)
-        flagged: list[int] = []
-        if self.minefield.state is GameState.PLAYING:
-            more_opened, flagged = autosolve(self.minefield, self.rule_set, observer)
+        # complete plays the probe and its rounds in one compiled call when it can.
+        played = (
+            self.rule_set.probe_and_play_out(self.minefield, x, y)
+            if observer is None and isinstance(self.rule_set, Complete)
+            and self.rule_set.plays_out_compiled()
+            else None
+        )
+        if played is None:
+            opened = self.minefield.probe(x, y)
+            flagged: list[int] = []
+            done = False
+        else:
+            opened, flagged, done = played
+        if not done and self.minefield.state is GameState.PLAYING:
+            more_opened, more_flagged = autosolve(self.minefield, self.rule_set, observer)
             opened += more_opened
-        w = self.width
-        self.last_opened = [(i % w, i // w) for i in opened]
-        self.last_flagged = [(i % w, i // w) for i in flagged]
+            flagged += more_flagged
+        coordinates = cell_coordinates(self.width, self.height)
+        self.last_opened = [coordinates[i] for i in opened]
+        self.last_flagged = [coordinates[i] for i in flagged]
         return self.state
 
     def toggle_flag(self, x: int, y: int) -> bool:

@@ -49,6 +49,13 @@ def neighbour_table(width: int, height: int, radius: int = 1) -> tuple[tuple[int
     return tuple(table)
 
 
+@lru_cache(maxsize=64)
+def cell_coordinates(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """The (x, y) of every flat index: lists of cells in (x, y) form (the env's
+    ``info["opened"]``) share these tuples instead of making one per cell and step."""
+    return tuple((i % width, i // width) for i in range(width * height))
+
+
 def neighbours(x: int, y: int, width: int, height: int) -> list[tuple[int, int]]:
     """The (x, y) neighbours of a cell, in row-major order."""
     return [(i % width, i // width) for i in neighbour_table(width, height)[y * width + x]]
@@ -86,5 +93,17 @@ def neighbour_sum(values: np.ndarray, border: float = 0, combine: np.ufunc = np.
 
 
 def adjacent_mine_counts(mines: np.ndarray) -> np.ndarray:
-    """Number of mines around every cell of a boolean (H, W) array, as int8."""
-    return np.ascontiguousarray(neighbour_sum(np.asarray(mines, dtype=bool).view(np.int8)))
+    """Number of mines around every cell of a boolean (H, W) array, as int8 (H, W).
+
+    Also takes a stack of boards, (K, H, W), and counts each. The 3x3 window sums
+    of rows then columns, less the cell itself: five additions over a zero-bordered
+    copy, fewer numpy calls than :func:`neighbour_sum`'s eight (a new layout per
+    game counts its numbers here).
+    """
+    mines = np.asarray(mines, dtype=bool)
+    padded = np.zeros((*mines.shape[:-2], mines.shape[-2] + 2, mines.shape[-1] + 2), np.int8)
+    padded[..., 1:-1, 1:-1] = mines
+    rows = padded[..., :-2, :] + padded[..., 1:-1, :] + padded[..., 2:, :]
+    counts = rows[..., :-2] + rows[..., 1:-1] + rows[..., 2:]
+    counts -= padded[..., 1:-1, 1:-1]
+    return counts

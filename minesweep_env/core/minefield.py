@@ -65,13 +65,17 @@ class Minefield:
         self.exploded: tuple[int, int] | None = None
 
     def _set_layout(self, layout: MineLayout) -> None:
+        """Play ``layout``: called before the first probe, so no cell is open yet."""
         self.layout = layout
         self._flat_mines = layout.mines.reshape(-1)
         self._flat_numbers = layout.numbers.reshape(-1)
         self.mine_count = layout.mine_count
-        self.safe_cells_left = self.width * self.height - self.mine_count - int(
-            np.count_nonzero(self.view >= 0)
-        )
+        self.safe_cells_left = self.width * self.height - self.mine_count
+
+    def flat_layout(self) -> tuple[np.ndarray, np.ndarray]:
+        """The layout's mines (bool) and numbers (int8), flat and read-only: the same two
+        arrays until the layout changes (a compiled probe takes them as they are)."""
+        return self._flat_mines, self._flat_numbers
 
     @property
     def mines_left(self) -> int:
@@ -108,10 +112,7 @@ class Minefield:
             return []
         if self._flat_view[index] == FLAGGED:
             return []
-        if self.probes == 0:
-            mines = protect_first_click(self.layout.mines, x, y, self.first_click, self._rng)
-            if not np.array_equal(mines, self.layout.mines):
-                self._set_layout(MineLayout(mines=mines, priorities=self.layout.priorities))
+        self.apply_first_click(x, y)
         self.probes += 1
         if self._flat_mines[index]:
             self.state = GameState.LOST
@@ -120,6 +121,33 @@ class Minefield:
         opened = self._flood(index)
         self._update_won()
         return opened
+
+    def apply_first_click(self, x: int, y: int) -> None:
+        """Before the first probe, at (x, y): let the first-click policy move the mines.
+
+        Does nothing once a probe was made. :meth:`probe` calls it; a compiled
+        probe (:meth:`record_probe`) calls it first, then plays the probe itself.
+        """
+        if self.probes != 0:
+            return
+        if self.first_click is FirstClick.NONE:
+            return
+        if self.first_click is not FirstClick.ZERO and not self._flat_mines[y * self.width + x]:
+            return  # no mine under the click: the policy neither moves one nor draws
+        mines = protect_first_click(self.layout.mines, x, y, self.first_click, self._rng)
+        if not np.array_equal(mines, self.layout.mines):
+            self._set_layout(MineLayout(mines=mines, priorities=self.layout.priorities))
+
+    def record_probe(self, x: int, y: int, opened: int) -> None:
+        """Take in a probe of (x, y) played on :attr:`view` directly, after
+        :meth:`apply_first_click`: it lost on a mine, or opened ``opened`` safe cells
+        (its flood and anything opened after it); flags may have been set too."""
+        self.probes += 1
+        if self._flat_mines[y * self.width + x]:
+            self.state = GameState.LOST
+            self.exploded = (x, y)
+            return
+        self.record_opened(opened)
 
     def open_safe(self, indices: list[int] | set[int]) -> list[int]:
         """Open cells proven safe (the auto-solver's move); returns all opened.

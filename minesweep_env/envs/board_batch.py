@@ -11,7 +11,10 @@ Every operation takes the whole batch in one call: the probes of all boards,
 then solver rounds in lockstep (each round asks every board still making
 progress for its rule set's proof, then flags and opens for all of them).
 Per-board Python is left where it cannot be batched: the rule sets'
-``prove``, the first-click policy (once per game) and new layouts. Once the
+``prove``, the first-click policy (where a mine lies under the first click) and
+each new game's random draws; the random layouts drawn then start together
+(:meth:`BoardBatch.start_random`), their ``MineLayout`` built only when asked
+for (:attr:`BoardBatch.layouts`). Once the
 compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
 floods and, for boards whose rule set is ``complete``, every round of the
 auto-solver run compiled, all boards in one call
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core.board import Board
-from ..core.cells import COVERED, FLAGGED, neighbour_table
+from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
 from ..core.first_click import FirstClick, protect_first_click
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
@@ -88,6 +91,20 @@ def open_cells(
     return opened
 
 
+class _Layouts:
+    """``BoardBatch.layouts[board]``: each board's :class:`MineLayout`, as
+    :meth:`BoardBatch.layout` gives it."""
+
+    def __init__(self, batch: BoardBatch) -> None:
+        self._batch = batch
+
+    def __getitem__(self, board: int) -> MineLayout:
+        return self._batch.layout(int(board))
+
+    def __len__(self) -> int:
+        return self._batch.num_boards
+
+
 class BoardBatch:
     """The mines, views and game states of N boards of one size.
 
@@ -118,7 +135,12 @@ class BoardBatch:
         self.probes = np.zeros(num_boards, dtype=np.int64)
         self.guesses = np.zeros(num_boards, dtype=np.int64)
         self.state = np.zeros(num_boards, dtype=np.int8)
-        self.layouts: list[MineLayout | None] = [None] * num_boards
+        # A random game keeps its priorities here and builds its MineLayout only when
+        # asked (``layouts``); a given layout (a map, options["layout"]) is kept as it is.
+        self.priorities = np.zeros((num_boards, cells), dtype=np.int64)
+        self._given: list[MineLayout | None] = [None] * num_boards
+        self._built: list[MineLayout | None] = [None] * num_boards
+        self.layouts = _Layouts(self)
         # The mine probabilities of each board's position where the compiled auto-solver
         # settled it with a full count (``settled``), until the board changes again.
         self.probabilities = np.zeros((num_boards, cells), dtype=np.float64)
@@ -128,16 +150,55 @@ class BoardBatch:
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
-        self._rngs[board] = rng
-        self.settled[board] = False
-        self.view[board] = COVERED
-        self.probes[board] = 0
-        self.guesses[board] = 0
-        self.state[board] = PLAYING
+        self._new_games(np.array([board]), [rng])
         self._set_layout(board, layout)
 
+    def start_random(
+        self,
+        boards: np.ndarray,
+        priorities: np.ndarray,
+        mine_count: int,
+        rngs: Sequence[np.random.Generator],
+    ) -> None:
+        """New games on ``boards``: board ``boards[k]`` gets the layout
+        ``MineLayout.from_priorities(priorities[k], mine_count)`` (``priorities[k]`` a
+        permutation of the flat cells), all in one pass; ``rngs[k]`` as :meth:`start`'s."""
+        self._new_games(boards, rngs)
+        mines = priorities < mine_count
+        self.priorities[boards] = priorities
+        self.mines[boards] = mines
+        counts = adjacent_mine_counts(mines.reshape(-1, self.height, self.width))
+        self.numbers[boards] = counts.reshape(len(boards), -1)
+        self.mine_count[boards] = mine_count
+        self.safe_left[boards] = self.width * self.height - mine_count
+        for board in boards.tolist():
+            self._given[board] = self._built[board] = None
+
+    def _new_games(self, boards: np.ndarray, rngs: Sequence[np.random.Generator]) -> None:
+        for board, rng in zip(boards.tolist(), rngs, strict=True):
+            self._rngs[board] = rng
+        self.settled[boards] = False
+        self.view[boards] = COVERED
+        self.probes[boards] = 0
+        self.guesses[boards] = 0
+        self.state[boards] = PLAYING
+
+    def layout(self, board: int) -> MineLayout:
+        """The mines of ``board``'s game as they are now (after the first-click policy)."""
+        layout = self._given[board]
+        if layout is None:
+            layout = self._built[board]
+        if layout is None:
+            shape = (self.height, self.width)
+            layout = MineLayout(
+                mines=self.mines[board].reshape(shape).copy(),
+                priorities=self.priorities[board].reshape(shape).copy(),
+            )
+            self._built[board] = layout
+        return layout
+
     def _set_layout(self, board: int, layout: MineLayout) -> None:
-        self.layouts[board] = layout
+        self._given[board] = layout
         self.mines[board] = layout.mines.reshape(-1)
         self.numbers[board] = layout.numbers.reshape(-1)
         self.mine_count[board] = layout.mine_count
@@ -155,15 +216,14 @@ class BoardBatch:
         Every board must be playing and every cell covered (the env checks);
         a board appears at most once.
         """
-        width = self.width
         first = self.probes[boards] == 0
-        for board, cell in zip(boards[first], cells[first], strict=True):
-            layout = self.layouts[board]
-            assert layout is not None and self._rngs[board] is not None
-            x, y = int(cell) % width, int(cell) // width
-            mines = protect_first_click(layout.mines, x, y, self.first_click, self._rngs[board])
-            if not np.array_equal(mines, layout.mines):
-                self._set_layout(board, MineLayout(mines=mines, priorities=layout.priorities))
+        if self.first_click in (FirstClick.SAFE, FirstClick.ENDOH):
+            # No mine under the click: these policies neither move one nor draw.
+            first &= self.mines[boards, cells]
+        elif self.first_click is FirstClick.NONE:
+            first[:] = False
+        for board, cell in zip(boards[first].tolist(), cells[first].tolist(), strict=True):
+            self._protect_first_click(board, cell)
         self.settled[boards] = False
         self.probes[boards] += 1
         self.guesses[boards] += 1
@@ -171,6 +231,28 @@ class BoardBatch:
         self.state[boards[hit]] = LOST
         self._open(boards[~hit], cells[~hit])
         self._update_won(boards[~hit])
+
+    def _protect_first_click(self, board: int, cell: int) -> None:
+        """The first-click policy on ``board``'s first probe, ``cell`` (as ``Minefield``'s)."""
+        rng = self._rngs[board]
+        assert rng is not None
+        shape = (self.height, self.width)
+        before = self.mines[board].reshape(shape)
+        x, y = cell % self.width, cell // self.width
+        mines = protect_first_click(before, x, y, self.first_click, rng)
+        if np.array_equal(mines, before):
+            return
+        given = self._given[board]
+        if given is not None:
+            self._set_layout(board, MineLayout(mines=mines, priorities=given.priorities))
+            return
+        # A random game: new mines, the same priorities (the layout is built when asked).
+        self._built[board] = None
+        self.mines[board] = mines.reshape(-1)
+        self.numbers[board] = adjacent_mine_counts(mines).reshape(-1)
+        self.mine_count[board] = int(np.count_nonzero(mines))
+        opened = int(np.count_nonzero(self.view[board] >= 0))
+        self.safe_left[board] = self.mines.shape[1] - int(self.mine_count[board]) - opened
 
     def autosolve(self, boards: np.ndarray, rule_sets: Sequence[RuleSet]) -> None:
         """Play out every proof of ``rule_sets[b]`` on each board b of ``boards``.

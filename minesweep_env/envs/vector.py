@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core.board_spec import MAX_BATCH_CELLS, as_count
-from ..core.cells import COVERED, FLAGGED
+from ..core.cells import COVERED, FLAGGED, cell_coordinates
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
@@ -236,7 +236,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         for board in np.flatnonzero(reset_mask):
             if seeds[board] is not None:
                 self._np_randoms[board], _ = seeding.np_random(seeds[board])
-            self._start_game(int(board), options)
+        self._start_games(np.flatnonzero(reset_mask), options)
         self._started = True
         self._autoreset[reset_mask] = False
         self._update_masks()
@@ -265,8 +265,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         truncated = np.zeros(n, dtype=bool)
         step_columns = self._play(np.flatnonzero(stepping), actions, rewards, terminated)
         truncated[stepping] = ~terminated[stepping] & (self.steps[stepping] >= self.max_steps)
-        for board in np.flatnonzero(restarting):
-            self._start_game(int(board), {})
+        self._start_games(np.flatnonzero(restarting), {})
         self._update_masks()
         self._encode()
         done = terminated | truncated
@@ -279,8 +278,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             final_info = self._pack({**self._reset_columns(), **step_columns}, done)
             final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
             final["_final_info"] = done.copy()
-            for board in np.flatnonzero(done):
-                self._start_game(int(board), {})
+            self._start_games(np.flatnonzero(done), {})
             self._update_masks()
             self._encode()
             stepping &= ~done
@@ -314,26 +312,42 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             self._np_randoms[board] = generator
         return generator
 
-    def _start_game(self, board: int, options: dict[str, Any]) -> None:
-        """``SemiAutoMinesEnv.reset`` for one board: the same draws, the same layout."""
-        np_random = self._board_rng(board)
-        map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
-        layout_seed = int(np_random.integers(_SEED_BOUND))
-        game_rng = np.random.default_rng(layout_seed)
-        self.map_path[board] = self.map_start[board] = self.layout_seed[board] = None
-        if "layout" in options:
-            layout = self._given_layout(options["layout"])
-        elif "map" in options:
-            layout = self._play_map(board, self._named_map(options["map"]))
-        elif self.maps:
-            layout = self._play_map(board, self.maps[map_index])
-        else:
-            self.layout_seed[board] = layout_seed
-            layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
-        self.rule_sets[board].reset()  # as Game does when a game starts
-        self.boards.start(board, layout, game_rng)
-        self.steps[board] = 0
-        self._stale[board] = True
+    def _start_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
+        """``SemiAutoMinesEnv.reset`` for each of ``boards``: the same draws, the same layouts.
+
+        The draws are per board (each board has its generator); the random layouts
+        then start in one batched call.
+        """
+        random_boards: list[int] = []
+        permutations: list[np.ndarray] = []
+        game_rngs: list[np.random.Generator] = []
+        cells = self.width * self.height
+        for board in boards.tolist():
+            np_random = self._board_rng(board)
+            map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
+            layout_seed = int(np_random.integers(_SEED_BOUND))
+            game_rng = np.random.default_rng(layout_seed)
+            self.map_path[board] = self.map_start[board] = self.layout_seed[board] = None
+            self.rule_sets[board].reset()  # as Game does when a game starts
+            if "layout" in options:
+                self.boards.start(board, self._given_layout(options["layout"]), game_rng)
+            elif "map" in options:
+                layout = self._play_map(board, self._named_map(options["map"]))
+                self.boards.start(board, layout, game_rng)
+            elif self.maps:
+                self.boards.start(board, self._play_map(board, self.maps[map_index]), game_rng)
+            else:
+                # MineLayout.random's draw: the priorities, then the first click's draws.
+                self.layout_seed[board] = layout_seed
+                random_boards.append(board)
+                permutations.append(game_rng.permutation(cells))
+                game_rngs.append(game_rng)
+        if random_boards:
+            self.boards.start_random(
+                np.array(random_boards), np.array(permutations), self.mines, game_rngs
+            )
+        self.steps[boards] = 0
+        self._stale[boards] = True
 
     def _play(
         self,
@@ -396,18 +410,20 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray
     ) -> np.ndarray:
         """(x, y) lists per board: ``cells[k]`` for board ``probed[k]``, [] for other steppers."""
-        lists = np.full(self.num_envs, None, dtype=object)
-        for board in stepping:
+        lists: list[list[tuple[int, int]] | None] = [None] * self.num_envs
+        for board in stepping.tolist():
             lists[board] = []
         rows, flat = np.nonzero(cells)
-        pairs = list(zip((flat % self.width).tolist(), (flat // self.width).tolist(), strict=True))
+        coordinates = cell_coordinates(self.width, self.height)
+        pairs = [coordinates[cell] for cell in flat.tolist()]
         counts = np.bincount(rows, minlength=len(probed))
         ends = np.cumsum(counts)
         # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many
         # when no board was probed (every action invalid, or every board restarting).
-        for board, start, end in zip(probed, (ends - counts).tolist(), ends.tolist(), strict=True):
+        starts = (ends - counts).tolist()
+        for board, start, end in zip(probed.tolist(), starts, ends.tolist(), strict=True):
             lists[board] = pairs[start:end]
-        return lists
+        return np.fromiter(lists, dtype=object, count=self.num_envs)
 
     def _chosen_probability(self, board: int, cell: int) -> float:
         """Mine probability of ``cell`` on ``board``'s position before the move (as the env's)."""

@@ -17,10 +17,10 @@ round cells are opened in increasing index order.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
-from .proof_kernels import DEFER, MINE, SAFE, WORK_ROWS, prove_flat
+from .proof_kernels import CHEAP, DEFER, MINE, SAFE, WORK_ROWS, prove_flat
 
 
 @njit(cache=True)
@@ -56,35 +56,17 @@ def _flood(start, view, numbers, opened, count, stack):
 
 
 @njit(cache=True)
-def play_out_into(view, mines, numbers, has_total, total, nothing_covered, safe_left,
-                  opened, flagged, probabilities):
-    """The auto-solver with ``complete`` on a game, round after round, in one call.
-
-    Each round proves what :func:`complete_proof_into` proves on the view, flags
-    the proven mines and opens the proven-safe cells (flooding from zeros), as
-    :func:`~minesweep_env.solver.autosolve.autosolve` plays a proof; it stops when
-    a round changes nothing, the game is won, or a round must be answered by the
-    Python path (then that round is left unplayed).
-
-    :param view: the game's int8 (H, W) view, changed in place.
-    :param mines: int8 flat (H * W), 1 on a mine; ``numbers`` int8 flat, the mine counts.
-    :param nothing_covered: the win rule: every safe cell open and nothing covered,
-        instead of every safe cell open.
-    :param safe_left: safe cells not yet open.
-    :param opened: int64 (H * W): the cells opened, in order; ``flagged`` the same.
-    :param probabilities: float64 (H * W): the settled position's, with :data:`FULL`.
-    :returns: (status, cells opened, cells flagged, safe cells left, won): the last
-        round's status, :data:`FULL` when a full count proved nothing more
-        (``probabilities`` are then the final view's) and :data:`DEFER` when the
-        Python path must play on; ``won`` when the game was won.
-    """
+def _play_rounds(view, mines, numbers, has_total, total, nothing_covered, safe_left,
+                 opened, opened_count, flagged, probabilities):
+    """The rounds of :func:`play_out_into` (which documents the arguments), the cells
+    opened written from ``opened[opened_count]`` on; returns that function's tuple, the
+    count of opened cells included those before ``opened_count``."""
     height, width = view.shape
     n = height * width
     flat = view.reshape(n)
     codes = np.empty(n, np.int8)
     work = np.empty((WORK_ROWS, n), np.int64)
     stack = np.empty(n, np.int64)
-    opened_count = 0
     flagged_count = 0
     while True:
         status = prove_flat(flat, height, width, has_total, total, codes, probabilities, work)
@@ -118,6 +100,69 @@ def play_out_into(view, mines, numbers, has_total, total, nothing_covered, safe_
             return status, opened_count, flagged_count, safe_left, True
         if not changed:  # only a full count proves nothing new
             return status, opened_count, flagged_count, safe_left, False
+
+
+@njit(cache=True)
+def play_out_into(view, mines, numbers, has_total, total, nothing_covered, safe_left,
+                  opened, flagged, probabilities):
+    """The auto-solver with ``complete`` on a game, round after round, in one call.
+
+    Each round proves what :func:`complete_proof_into` proves on the view, flags
+    the proven mines and opens the proven-safe cells (flooding from zeros), as
+    :func:`~minesweep_env.solver.autosolve.autosolve` plays a proof; it stops when
+    a round changes nothing, the game is won, or a round must be answered by the
+    Python path (then that round is left unplayed).
+
+    :param view: the game's int8 (H, W) view, changed in place.
+    :param mines: int8 flat (H * W), 1 on a mine; ``numbers`` int8 flat, the mine counts.
+    :param nothing_covered: the win rule: every safe cell open and nothing covered,
+        instead of every safe cell open.
+    :param safe_left: safe cells not yet open.
+    :param opened: int64 (H * W): the cells opened, in order; ``flagged`` the same.
+    :param probabilities: float64 (H * W): the settled position's, with :data:`FULL`.
+    :returns: (status, cells opened, cells flagged, safe cells left, won): the last
+        round's status, :data:`FULL` when a full count proved nothing more
+        (``probabilities`` are then the final view's) and :data:`DEFER` when the
+        Python path must play on; ``won`` when the game was won.
+    """
+    return _play_rounds(view, mines, numbers, has_total, total, nothing_covered, safe_left,
+                        opened, 0, flagged, probabilities)
+
+
+@njit(cache=True)
+def probe_play_out_into(view, mines, numbers, cell, total, nothing_covered, safe_left,
+                        opened, flagged, probabilities):
+    """A player's probe of covered ``cell`` and then :func:`play_out_into`, in one call.
+
+    What ``Minefield.probe`` and then the auto-solver do: a mine loses (nothing
+    changes); else the cell opens and floods from zeros, and unless that wins,
+    the rounds of ``complete`` play on, their cells written after the flood's.
+    The first-click policy has been applied already (in Python).
+
+    :param mines: bool flat (H * W); ``numbers`` int8 flat (H * W); the rest as
+        :func:`play_out_into`, with the board's mine ``total`` always known.
+    :returns: (status, cells opened, cells flagged, safe cells left, won, lost);
+        ``status`` as :func:`play_out_into`'s, :data:`CHEAP` when no round ran.
+    """
+    if mines[cell]:
+        return CHEAP, 0, 0, safe_left, False, True
+    height, width = view.shape
+    count = _flood(cell, view, numbers, opened, 0, np.empty(height * width, np.int64))
+    safe_left -= count
+    won = safe_left == 0
+    if won and nothing_covered:
+        flat = view.reshape(height * width)
+        for i in range(height * width):
+            if flat[i] == COVERED:
+                won = False
+                break
+    if won:
+        return CHEAP, count, 0, safe_left, True, False
+    status, count, flags, safe_left, won = _play_rounds(
+        view, mines, numbers, True, total, nothing_covered, safe_left, opened, count, flagged,
+        probabilities,
+    )
+    return status, count, flags, safe_left, won, False
 
 
 @njit(cache=True)
@@ -159,3 +204,32 @@ def open_many(views, numbers, boards, cells, height, width, opened):
         if views[b, cells[k]] != COVERED:
             continue
         opened[b] += _flood(cells[k], view, numbers[b], buffer, 0, stack)
+
+
+def _probe_signature(mines_readonly: bool) -> tuple:
+    flat_int64 = types.Array(types.int64, 1, "C")
+    return (
+        types.Array(types.int8, 2, "C"),
+        types.Array(types.boolean, 1, "C", readonly=mines_readonly),
+        types.Array(types.int8, 1, "C", readonly=True),
+        types.int64,
+        types.int64,
+        types.boolean,
+        types.int64,
+        flat_int64,
+        flat_int64,
+        types.Array(types.float64, 1, "C"),
+    )
+
+
+PROBE_SIGNATURES = (_probe_signature(True), _probe_signature(False))
+"""The signatures ``Complete.probe_and_play_out`` calls :func:`probe_play_out_into` with: a
+layout's read-only arrays (its mines are writable only when given non-contiguous)."""
+
+
+def compile_probe_kernel() -> None:
+    """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` (the warm-up does,
+    so numba's cache holds it and no game compiles it)."""
+    for signature in PROBE_SIGNATURES:
+        if signature not in probe_play_out_into.overloads:
+            probe_play_out_into.compile(signature)

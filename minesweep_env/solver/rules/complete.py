@@ -33,6 +33,9 @@ a settled position are then counted only when someone asks for them
 
 from __future__ import annotations
 
+from functools import cache
+from types import ModuleType
+
 import numpy as np
 
 from ...core.board import Board
@@ -225,6 +228,15 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
         first = False
 
 
+@cache
+def _probe_kernels() -> tuple[ModuleType, ModuleType]:
+    """The kernel modules of :meth:`Complete.probe_and_play_out`, imported once they are
+    wanted (importing them imports numba)."""
+    from ..probability import play_kernels, proof_kernels
+
+    return play_kernels, proof_kernels
+
+
 class Complete(RuleSet):
     """Exact inference: proves every cell that is the same in all consistent layouts."""
 
@@ -236,6 +248,7 @@ class Complete(RuleSet):
         # The last position the compiled path settled with a full count: its probabilities.
         self._settled: tuple[bytes, int | None, np.ndarray] | None = None
         self._tracked: TrackedConstraints | None = None
+        self._opened = self._flagged = np.empty(0, np.int64)
 
     def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
@@ -316,6 +329,47 @@ class Complete(RuleSet):
         if probabilities is not None:
             self.remember_settled(minefield.view, minefield.mine_count, probabilities)
         return opened, flagged, done
+
+    def probe_and_play_out(
+        self, minefield: Minefield, x: int, y: int
+    ) -> tuple[list[int], list[int], bool] | None:
+        """A player's probe of covered (x, y) and then :meth:`play_out`, in one compiled call.
+
+        What ``minefield.probe(x, y)`` and then the auto-solver's rounds do (the
+        first-click policy runs in Python first): returns the cells opened (the
+        probe's flood first) and flagged, and whether the rounds are over (False:
+        play on round by round from the view as it is); ``None`` when the kernels
+        are not loaded, with nothing done.
+        """
+        if jit.compiled() is None:
+            return None
+        play_kernels, proof_kernels = _probe_kernels()
+        minefield.apply_first_click(x, y)
+        size = minefield.width * minefield.height
+        if len(self._opened) != size:  # the cells opened and flagged, reused
+            self._opened, self._flagged = np.empty(size, np.int64), np.empty(size, np.int64)
+        opened, flagged = self._opened, self._flagged
+        probabilities = np.empty(size)  # kept by remember_settled: one per call
+        mines, numbers = minefield.flat_layout()
+        status, opened_count, flagged_count, left, won, lost = play_kernels.probe_play_out_into(
+            minefield.view,
+            mines,
+            numbers,
+            y * minefield.width + x,
+            minefield.mine_count,
+            minefield.win_rule is WinRule.NOTHING_COVERED,
+            minefield.safe_cells_left,
+            opened,
+            flagged,
+            probabilities,
+        )
+        minefield.record_probe(x, y, minefield.safe_cells_left - left)
+        if status == proof_kernels.FULL and not won and not lost:
+            self.remember_settled(
+                minefield.view, minefield.mine_count, probabilities.reshape(minefield.view.shape)
+            )
+        done = lost or won or status != proof_kernels.DEFER
+        return opened[:opened_count].tolist(), flagged[:flagged_count].tolist(), done
 
     def plays_out_compiled(self) -> bool:
         """Whether :meth:`play_out` and :meth:`prove` are this class's own, so a batch may

@@ -1,0 +1,145 @@
+"""The env's fast paths play exactly as the plain code they stand in for.
+
+``Complete.probe_and_play_out`` (a probe, its flood and the auto-solver's rounds in
+one compiled call) against ``Minefield.probe`` and then the compiled rounds;
+``BoardBatch.start_random`` against a ``MineLayout`` started board by board;
+:func:`adjacent_mine_counts` against counting each cell's neighbours; the
+first-click shortcut against ``protect_first_click`` itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minesweep_env.core.cells import (
+    COVERED,
+    adjacent_mine_counts,
+    cell_coordinates,
+    neighbour_table,
+)
+from minesweep_env.core.first_click import FirstClick, protect_first_click
+from minesweep_env.core.layout import MineLayout
+from minesweep_env.core.minefield import Minefield, WinRule
+from minesweep_env.envs.board_batch import BoardBatch
+from minesweep_env.game import Game
+from minesweep_env.solver.probability import jit
+from minesweep_env.solver.rules.complete import Complete
+
+
+class _ProbeThenRounds(Complete):
+    """``complete`` without the fused call: the probe in Python, then the compiled rounds."""
+
+    def probe_and_play_out(self, minefield, x, y):
+        return None
+
+
+@pytest.fixture(autouse=True)
+def _compiled() -> None:
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)]),
+    st.sampled_from(list(FirstClick)),
+    st.sampled_from(list(WinRule)),
+)
+def test_the_fused_probe_plays_as_probe_then_rounds(seed, size, first_click, win_rule) -> None:
+    """Same views, states, counts, and the cells opened and flagged in the same order."""
+    width, height, mines = size
+    rng = np.random.default_rng(seed)
+    for _ in range(2):
+        layout = MineLayout.random(width, height, mines, rng)
+        games = [
+            Game(layout, rules, first_click, seed=seed, win_rule=win_rule)
+            for rules in (Complete(), _ProbeThenRounds())
+        ]
+        fused, plain = games
+        while fused.state == "playing":
+            covered = np.flatnonzero(fused.view.reshape(-1) == COVERED)
+            cell = int(covered[rng.integers(len(covered))])
+            for game in games:
+                game.probe(cell % width, cell // width)
+            assert np.array_equal(fused.view, plain.view)
+            assert fused.state == plain.state
+            assert fused.layout == plain.layout
+            assert fused.minefield.safe_cells_left == plain.minefield.safe_cells_left
+            assert fused.minefield.probes == plain.minefield.probes
+            assert fused.minefield.exploded == plain.minefield.exploded
+            assert fused.last_opened == plain.last_opened
+            assert fused.last_flagged == plain.last_flagged
+        assert plain.state == fused.state
+
+
+def test_the_fused_probe_hands_out_the_settled_probabilities() -> None:
+    """After a fused probe, ``known_probabilities`` of the position are the full count's."""
+    rules = Complete()
+    rng = np.random.default_rng(3)
+    game = Game(MineLayout.random(30, 16, 99, rng), rules, "safe", seed=3)
+    game.probe(15, 8)
+    if game.state != "playing":
+        pytest.skip("the first probe ended this game")
+    plane = rules.known_probabilities(game.minefield.board())
+    assert plane is not None
+    covered = game.view == COVERED
+    assert ((plane[covered] > 0) & (plane[covered] < 1)).all()  # all proven cells are played
+
+
+@pytest.mark.parametrize("policy", list(FirstClick))
+def test_the_first_click_shortcut_moves_and_draws_as_the_policy(policy) -> None:
+    """``apply_first_click`` leaves the mines and the generator as ``protect_first_click``."""
+    for seed in range(40):
+        layout = MineLayout.random(9, 9, 30, np.random.default_rng(seed))
+        cell = seed % 81
+        x, y = cell % 9, cell // 9
+        field = Minefield(layout, policy, np.random.default_rng(seed))
+        field.apply_first_click(x, y)
+        rng = np.random.default_rng(seed)
+        expected = protect_first_click(layout.mines, x, y, policy, rng)
+        assert np.array_equal(field.layout.mines, expected)
+        assert field.layout.priorities is layout.priorities
+        assert field._rng.bit_generator.state == rng.bit_generator.state
+
+
+@pytest.mark.parametrize("size", [(9, 9, 10), (30, 16, 99), (1, 7, 3), (5, 1, 2)])
+def test_batched_starts_equal_layouts_started_one_by_one(size) -> None:
+    width, height, mines = size
+    rng = np.random.default_rng(1)
+    priorities = np.array([rng.permutation(width * height) for _ in range(3)])
+    batch = BoardBatch(4, width, height, FirstClick.SAFE, WinRule.SAFE_CELLS_OPENED)
+    batch.start_random(np.array([0, 2, 3]), priorities, mines, [rng] * 3)
+    for board, order in zip((0, 2, 3), priorities, strict=True):
+        layout = MineLayout.from_priorities(order.reshape(height, width), mines)
+        single = BoardBatch(1, width, height, FirstClick.SAFE, WinRule.SAFE_CELLS_OPENED)
+        single.start(0, layout, rng)
+        assert batch.layouts[board] == layout
+        assert np.array_equal(batch.mines[board], single.mines[0])
+        assert np.array_equal(batch.numbers[board], single.numbers[0])
+        assert batch.safe_left[board] == single.safe_left[0]
+        assert batch.mine_count[board] == single.mine_count[0]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_mine_numbers_count_the_neighbours(width, height, seed) -> None:
+    """One board or a stack of them: each cell counts the mines of its neighbours."""
+    mines = np.random.default_rng(seed).random((3, height, width)) < 0.4
+    stacked = adjacent_mine_counts(mines)
+    assert stacked.dtype == np.int8 and stacked.shape == mines.shape
+    table = neighbour_table(width, height)
+    for board in range(3):
+        flat = mines[board].reshape(-1)
+        expected = [sum(bool(flat[n]) for n in table[cell]) for cell in range(width * height)]
+        single = adjacent_mine_counts(mines[board])
+        assert single.flags.c_contiguous
+        assert single.reshape(-1).tolist() == expected
+        assert np.array_equal(stacked[board], single)
+
+
+def test_cell_coordinates_name_every_flat_index() -> None:
+    assert cell_coordinates(3, 2) == ((0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1))
