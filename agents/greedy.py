@@ -47,7 +47,7 @@ from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
 from .progress import FLOAT_CELLS, best_progress, progress_chance
-from .ranking import CLEAR_FLOOR, CLEAR_GAP, float_ranking
+from .ranking import CLEAR_FLOOR, CLEAR_GAP, Ranking, float_ranking, merge_equal_groups
 
 __all__ = [
     "LOOKAHEAD",
@@ -212,14 +212,24 @@ class GreedyAgent(Agent):
             return None
         probabilities, groups = found
         width, height = minefield.width, minefield.height
-        zero = zero_chance(minefield.view, probabilities).reshape(-1)
         neighbours = neighbour_counts(height, width).reshape(-1)
         keep = 1 if self.tie_break == "zero" else LOOKAHEAD
-        ranking = float_ranking(
-            minefield.view, valid, probabilities.reshape(-1), groups, zero, neighbours, keep
-        )
+
+        def rank(probabilities: np.ndarray, groups: np.ndarray) -> Ranking | None:
+            zero = zero_chance(minefield.view, probabilities.reshape(height, width)).reshape(-1)
+            return float_ranking(
+                minefield.view, valid, probabilities.reshape(-1), groups, zero, neighbours, keep
+            )
+
+        ranking = rank(probabilities, groups)
         if ranking is None:
-            return None
+            # Near-ties between groups: ask which groups are exactly equal, and rank again.
+            classes = compiled.weight_classes(board)
+            if classes is None:
+                return None
+            ranking = rank(*merge_equal_groups(probabilities.reshape(-1), groups, classes))
+            if ranking is None:
+                return None
         if len(ranking.ranked) == 1 or ranking.certain_safe or self.tie_break == "zero":
             return ranking.ranked[0]
 

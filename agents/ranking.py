@@ -16,6 +16,12 @@ That settles most positions exactly:
   cells whose chances differ by more than :data:`RANK_GAP` keep their order
   once rounded. When neither holds for a cell the ranking needs, the exact
   engine ranks (:func:`float_ranking` answers ``None``).
+
+Where groups' probabilities come within their error of each other the floats
+cannot tell a tie; the compiled path can say which groups have exactly equal
+weights (:func:`~minesweep_env.solver.probability.fast.weight_classes`), and
+:func:`merge_equal_groups` makes each such class one group, so the same rules
+decide (they nearly always do: such near-ties are exact ties of symmetric positions).
 """
 
 from __future__ import annotations
@@ -128,3 +134,26 @@ def _decided(
         if not (rows[close] == rows[k]).all():
             return False
     return True
+
+
+def merge_equal_groups(
+    probabilities: np.ndarray, groups: np.ndarray, classes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Groups of exactly equal mine weight made one: each cell takes its class as its group
+    and one float for the whole class (any member's: each is within the float path's
+    error of the class's exact probability), so equal weights compare equal as the exact
+    engine's correctly rounded probabilities do.
+
+    :param probabilities: float flat, the compiled path's.
+    :param groups: int flat, the compiled path's groups (negative: no group).
+    :param classes: per group, the smallest group of the same exact weight.
+    :returns: new (probabilities, groups), flat.
+    """
+    member = groups >= 0
+    merged = groups.copy()
+    merged[member] = classes[groups[member]]
+    value = np.empty(len(classes))
+    value[merged[member]] = probabilities[member]
+    unified = probabilities.copy()
+    unified[member] = value[merged[member]]
+    return unified, merged

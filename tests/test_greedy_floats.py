@@ -26,7 +26,7 @@ from semiautomines_agents.progress import (
     number_range,
     progress_chance,
 )
-from semiautomines_agents.ranking import float_ranking
+from semiautomines_agents.ranking import float_ranking, merge_equal_groups
 
 
 def _compiled() -> jit.CompiledPaths:
@@ -105,6 +105,56 @@ def test_groups_share_one_exact_weight(case):
     expected = _compiled().probabilities(board, None)
     np.testing.assert_array_equal(probabilities, expected)
 
+
+
+def _group_weights(board: Board, groups: np.ndarray) -> dict[int, int]:
+    """The exact mine weight of one cell of each group."""
+    weights = count_position(board)
+    return {g: weights.mine_weight[cell] for cell, g in enumerate(groups.tolist()) if g >= 0}
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_weight_classes_join_exactly_the_groups_of_equal_weight(case):
+    board = _positions(60, 8)[case]
+    found = _compiled().group_probabilities(board)
+    classes = _compiled().weight_classes(board)
+    if found is None or classes is None:
+        return
+    weight = _group_weights(board, found[1])
+    for g in weight:
+        for h in weight:
+            assert (classes[g] == classes[h]) == (weight[g] == weight[h]), board.rows()
+        assert classes[g] == min(h for h in weight if weight[h] == weight[g])
+
+
+def test_weight_classes_prove_the_ties_of_symmetric_groups():
+    """Four corners alike on expert: four groups of one exact weight, of about 2**340,
+    beyond any machine integer; the off-frontier cells weigh otherwise."""
+    rows = ["?" * 30 for _ in range(16)]
+    for y, x in ((0, 0), (0, 29), (15, 0), (15, 29)):
+        rows[y] = rows[y][:x] + "1" + rows[y][x + 1 :]
+    board = Board.from_rows(rows, total_mines=99)
+    found = _compiled().group_probabilities(board)
+    classes = _compiled().weight_classes(board)
+    assert found is not None and classes is not None
+    weight = _group_weights(board, found[1])
+    assert max(weight.values()).bit_length() > 250
+    assert len(weight) == 5 and len(set(weight.values())) == 2
+    assert classes.tolist() == [0, 0, 0, 0, 4]
+
+
+def test_weight_classes_defer_without_a_total():
+    board = Board.from_rows(["??1", "1??", "???"])
+    assert _compiled().weight_classes(board) is None
+
+
+def test_merged_groups_take_one_float_per_class():
+    probabilities = np.array([0.25, 0.25 + 1e-16, 0.5, np.nan, 0.0])
+    groups = np.array([0, 1, 2, -1, -2])
+    unified, merged = merge_equal_groups(probabilities, groups, np.array([0, 0, 2]))
+    assert merged.tolist() == [0, 0, 2, -1, -2]
+    assert unified[0] == unified[1] and unified[0] in probabilities[:2]
+    assert unified[2] == 0.5 and np.isnan(unified[3]) and unified[4] == 0.0
 
 def _exact_ranking(board: Board, valid: np.ndarray) -> tuple[list[int], bool]:
     """The greedy agent's exact ranking of the tied cells (as GreedyAgent._break_tie)."""

@@ -13,11 +13,18 @@ Importing this module imports numba; :mod:`.jit` decides when that is worth it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import types
 
 from ...core.board import Board
-from .greedy_kernels import group_probabilities_into, trial_weights_into
+from .greedy_kernels import (
+    PRIME_BITS,
+    group_probabilities_into,
+    trial_weights_into,
+    weight_classes_into,
+)
 from .jit import CompiledPaths
 from .kernels import OK, mine_probabilities_into
 from .play_kernels import open_many, play_out_into, play_out_many
@@ -91,6 +98,14 @@ GROUP_SIGNATURE = (
 )
 """The one signature :func:`group_probabilities` calls its kernel with."""
 
+CLASSES_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.int64,
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+)
+"""The one signature :func:`weight_classes` calls its kernel with."""
+
 KERNELS = (
     (mine_probabilities_into, SIGNATURE),
     (complete_proof_into, PROOF_SIGNATURE),
@@ -99,6 +114,7 @@ KERNELS = (
     (open_many, OPEN_MANY_SIGNATURE),
     (trial_weights_into, TRIAL_SIGNATURE),
     (group_probabilities_into, GROUP_SIGNATURE),
+    (weight_classes_into, CLASSES_SIGNATURE),
 )
 
 
@@ -239,6 +255,48 @@ def trial_weights(
     return logs, progress.astype(bool)
 
 
+def _is_prime(n: int) -> bool:
+    """Miller-Rabin with the bases 2, 3, 5, 7: exact for every n below 3.2e9."""
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    for base in (2, 3, 5, 7):
+        x = pow(base, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _primes() -> np.ndarray:
+    """Primes just below 2**29, enough for the weights of a 4096-cell board (at most
+    2**4096, and each prime is above 2**28)."""
+    found: list[int] = []
+    n = (1 << (PRIME_BITS + 1)) - 1
+    while len(found) < 4096 // PRIME_BITS + 2:
+        if _is_prime(n):
+            found.append(n)
+        n -= 2
+    return np.array(found, np.int64)
+
+
+def weight_classes(board: Board) -> np.ndarray | None:
+    """Which groups of :func:`group_probabilities` have exactly the same mine weight per
+    cell: entry ``g`` is the smallest group equal to group ``g`` (the off-frontier cells'
+    group last), or ``None`` to ask the exact engine (see :mod:`.greedy_kernels`)."""
+    total = board.total_mines
+    grid = np.require(board.grid, np.int8, ["C", "W"])
+    classes = np.empty(grid.size + 1, np.int64)
+    count = weight_classes_into(grid, -1 if total is None else int(total), _primes(), classes)
+    return classes[:count] if count > 0 else None
+
+
 def paths() -> CompiledPaths:
     """Every compiled path, for :mod:`.jit` to hand out."""
     return CompiledPaths(
@@ -249,4 +307,5 @@ def paths() -> CompiledPaths:
         open_many,
         trial_weights,
         group_probabilities,
+        weight_classes,
     )

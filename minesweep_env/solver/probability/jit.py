@@ -75,6 +75,9 @@ TrialPath = Callable[[Board, int, np.ndarray, bool], "tuple[np.ndarray, np.ndarr
 GroupPath = Callable[[Board], "tuple[np.ndarray, np.ndarray] | None"]
 """:func:`.fast.group_probabilities`' shape."""
 
+ClassPath = Callable[[Board], "np.ndarray | None"]
+""":func:`.fast.weight_classes`' shape."""
+
 
 class CompiledPaths(NamedTuple):
     """Every compiled path, once the kernels are loaded (see :mod:`.fast`)."""
@@ -93,6 +96,8 @@ class CompiledPaths(NamedTuple):
     """:func:`.fast.trial_weights`: a guess's numbers weighed (the chance of progress)."""
     group_probabilities: GroupPath
     """:func:`.fast.group_probabilities`: probabilities and groups of interchangeable cells."""
+    weight_classes: ClassPath
+    """:func:`.fast.weight_classes`: the groups of exactly equal mine weight."""
 
 
 KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py")
