@@ -102,6 +102,8 @@ CLASSES_SIGNATURE = (
     types.Array(types.int8, 2, "C"),
     types.int64,
     types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 2, "C"),
+    types.Array(types.int64, 2, "C"),
     types.Array(types.int64, 1, "C"),
 )
 """The one signature :func:`weight_classes` calls its kernel with."""
@@ -274,7 +276,7 @@ def _is_prime(n: int) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _primes() -> np.ndarray:
+def _primes() -> list[int]:
     """Primes just below 2**29, enough for the weights of a 4096-cell board (at most
     2**4096, and each prime is above 2**28)."""
     found: list[int] = []
@@ -283,7 +285,23 @@ def _primes() -> np.ndarray:
         if _is_prime(n):
             found.append(n)
         n -= 2
-    return np.array(found, np.int64)
+    return found
+
+
+@lru_cache(maxsize=8)
+def _residue_tables(cells: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The primes a board of ``cells`` cells needs (its weights are below 2**cells), and
+    0!..cells! modulo each with their inverses: (primes, factorials, inverses)."""
+    primes = np.array(_primes()[: cells // PRIME_BITS + 2], np.int64)
+    factorials = np.ones((len(primes), cells + 1), np.int64)
+    for k in range(1, cells + 1):
+        factorials[:, k] = factorials[:, k - 1] * k % primes
+    inverses = np.empty_like(factorials)
+    last = zip(factorials[:, cells].tolist(), primes.tolist(), strict=True)
+    inverses[:, cells] = [pow(f, -1, p) for f, p in last]
+    for k in range(cells, 0, -1):
+        inverses[:, k - 1] = inverses[:, k] * k % primes
+    return primes, factorials, inverses
 
 
 def weight_classes(board: Board) -> np.ndarray | None:
@@ -293,7 +311,10 @@ def weight_classes(board: Board) -> np.ndarray | None:
     total = board.total_mines
     grid = np.require(board.grid, np.int8, ["C", "W"])
     classes = np.empty(grid.size + 1, np.int64)
-    count = weight_classes_into(grid, -1 if total is None else int(total), _primes(), classes)
+    primes, factorials, inverses = _residue_tables(grid.size)
+    count = weight_classes_into(
+        grid, -1 if total is None else int(total), primes, factorials, inverses, classes
+    )
     return classes[:count] if count > 0 else None
 
 

@@ -229,7 +229,7 @@ _REDUCE_AT = 1 << 62
 
 
 @njit(cache=True)
-def weight_classes_into(grid, total, primes, classes):
+def weight_classes_into(grid, total, primes, factorials, inverses, classes):
     """For each group (:func:`group_probabilities_into`' numbering, the off-frontier cells'
     last), the smallest group of exactly the same mine weight per cell.
 
@@ -241,6 +241,8 @@ def weight_classes_into(grid, total, primes, classes):
     :param grid: C-contiguous int8 (H, W) view codes.
     :param total: the board's mine total (flags included); the classes need it.
     :param primes: int64, distinct primes between 2**28 and 2**29 (enough for the board).
+    :param factorials: int64 (primes, H * W + 1): k! modulo each prime.
+    :param inverses: int64, the same shape: the inverses of those factorials.
     :param classes: int64 (H * W + 1): the class of each group is written at its number.
     :returns: the number of groups (frontier groups + 1), or -1 when the exact engine must
         answer (no total, no layout, a component too large, or too few primes).
@@ -291,8 +293,8 @@ def weight_classes_into(grid, total, primes, classes):
         return -1
     residues = np.empty((group_count + 1, needed), np.int64)
     for r in range(needed):
-        _weight_residues(primes[r], layouts, low, high, mine, order, group_start, len(off),
-                         left, residues[:, r])
+        _weight_residues(primes[r], factorials[r], inverses[r], layouts, low, high, mine,
+                         order, group_start, len(off), left, residues[:, r])
     for g in range(group_count + 1):
         classes[g] = g
         for h in range(g):
@@ -310,32 +312,6 @@ def weight_classes_into(grid, total, primes, classes):
 
 
 @njit(cache=True)
-def _power(base, exponent, p):
-    """base ** exponent mod p (base below p < 2**29)."""
-    result = 1
-    while exponent > 0:
-        if exponent & 1:
-            result = result * base % p
-        base = base * base % p
-        exponent >>= 1
-    return result
-
-
-@njit(cache=True)
-def _binomials(n, p):
-    """(n! mod p, the inverses of 0!..n! mod p) for C(n, r) mod p (n < p)."""
-    factorial = np.empty(n + 1, np.int64)
-    factorial[0] = 1
-    for k in range(1, n + 1):
-        factorial[k] = factorial[k - 1] * k % p
-    inverse = np.empty(n + 1, np.int64)
-    inverse[n] = _power(factorial[n], p - 2, p)
-    for k in range(n, 0, -1):
-        inverse[k - 1] = inverse[k] * k % p
-    return factorial, inverse
-
-
-@njit(cache=True)
 def _choose(factorial, inverse, n, r, p):
     """C(n, r) mod p, 0 outside 0 <= r <= n."""
     if r < 0 or r > n:
@@ -344,7 +320,8 @@ def _choose(factorial, inverse, n, r, p):
 
 
 @njit(cache=True)
-def _weight_residues(p, layouts, low, high, mine, order, group_start, off_count, left, out):
+def _weight_residues(p, factorial, inverse, layouts, low, high, mine, order, group_start,
+                     off_count, left, out):
     """Every group's exact mine weight per cell modulo ``p`` into ``out`` (the
     off-frontier cells' last): the sums of :func:`~.kernels._combine_with_total`, on
     the exact component counts, in residues.
@@ -360,7 +337,6 @@ def _weight_residues(p, layouts, low, high, mine, order, group_start, off_count,
     for c in range(components):
         t_low += low[c]
         spread += high[c] - low[c]
-    factorial, inverse = _binomials(off_count, p)
     counts = np.zeros((components, spread + 1), np.int64)
     for c in range(components):
         for j in range(high[c] - low[c] + 1):
@@ -411,7 +387,6 @@ def _weight_residues(p, layouts, low, high, mine, order, group_start, off_count,
         before[: reach + 1] = grown[: reach + 1]
     if off_count > 0:
         # An off-frontier cell: a mine on it, and left - 1 - t among the off - 1 others.
-        factorial, inverse = _binomials(off_count - 1, p)
         acc = 0
         for x in range(spread + 1):
             acc += before[x] * _choose(factorial, inverse, off_count - 1, left - 1 - t_low - x, p)
