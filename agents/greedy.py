@@ -189,6 +189,11 @@ class GreedyAgent(Agent):
             if clear is not None:
                 return clear
             weights = count_position(board, cache=self._cache)
+        return self._choose(weights, valid, minefield)
+
+    def _choose(self, weights: Weights, valid: np.ndarray, minefield) -> int:
+        """The exact route: the valid cells of exactly the lowest mine weight, then the
+        tie-break."""
         candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
         if not candidates:  # no total known and no frontier: every valid cell ties
             candidates = dict.fromkeys(np.flatnonzero(valid).tolist(), 0)
@@ -229,12 +234,17 @@ class GreedyAgent(Agent):
                 return None
             ranking = rank(*merge_equal_groups(probabilities.reshape(-1), groups, classes))
             if ranking is None:
-                return None
+                # The chances of a zero nearly tie: the exact route decides, on the very
+                # weights the exact engine counts, read from the compiled count.
+                exact = compiled.exact_weights(board)
+                return None if exact is None else self._choose(exact, valid, minefield)
         if len(ranking.ranked) == 1 or ranking.certain_safe or self.tie_break == "zero":
             return ranking.ranked[0]
 
         def weights() -> Weights:
             known = rule_set.known_weights(board)
+            if known is None:
+                known = compiled.exact_weights(board)
             return known if known is not None else count_position(board, cache=self._cache)
 
         shortlist = ranking.ranked

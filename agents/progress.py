@@ -88,10 +88,14 @@ def trials(board: Board, cell: int) -> list[Board]:
 def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:
     """The exact layouts of a trial position and whether a covered cell is safe in
     all of them (progress), or ``None`` when no layout fits."""
-    try:
-        weights = count_position(trial, cache=cache)
-    except InconsistentBoardError:
-        return None
+    # The compiled count's exact weights when it has them (the same integers), else the engine's.
+    compiled = jit.compiled() if trial.grid.size <= FLOAT_CELLS else None
+    weights = compiled.exact_weights(trial) if compiled is not None else None
+    if weights is None:
+        try:
+            weights = count_position(trial, cache=cache)
+        except InconsistentBoardError:
+            return None
     flat = trial.grid.reshape(-1)
     # Before the probe no covered cell is certain (the caller checks), so a cell
     # that no layout mines now is progress.

@@ -148,6 +148,41 @@ def test_weight_classes_defer_without_a_total():
     assert _compiled().weight_classes(board) is None
 
 
+@pytest.mark.parametrize("case", range(60))
+def test_exact_weights_are_the_engines(case):
+    board = _positions(60, 8)[case]
+    found = _compiled().exact_weights(board)
+    try:
+        weights = count_position(board)
+    except InconsistentBoardError:
+        assert found is None
+        return
+    if found is None:
+        return
+    assert found.layouts == weights.layouts
+    assert found.mine_weight == weights.mine_weight
+    assert found.mines_left == weights.mines_left
+    assert sorted(found.component_sizes) == sorted(weights.component_sizes)
+
+
+def test_exact_weights_on_expert_are_the_engines():
+    """Weights of about 2**340, and an off-frontier count, as the engine counts them."""
+    rows = ["?" * 30 for _ in range(16)]
+    rows[0] = "01" + rows[0][2:]
+    rows[1] = "12" + rows[1][2:]
+    rows[8] = rows[8][:14] + "3" + rows[8][15:]
+    board = Board.from_rows(rows, total_mines=99)
+    found = _compiled().exact_weights(board)
+    assert found is not None
+    weights = count_position(board)
+    assert found.layouts == weights.layouts and found.layouts.bit_length() > 300
+    assert found.mine_weight == weights.mine_weight
+
+
+def test_exact_weights_defer_without_a_total_or_a_layout():
+    assert _compiled().exact_weights(Board.from_rows(["??1", "1??", "???"])) is None
+    assert _compiled().exact_weights(Board.from_rows(["??1", "1??", "???"], total_mines=9)) is None
+
 def test_merged_groups_take_one_float_per_class():
     probabilities = np.array([0.25, 0.25 + 1e-16, 0.5, np.nan, 0.0])
     groups = np.array([0, 1, 2, -1, -2])

@@ -13,17 +13,22 @@ Importing this module imports numba; :mod:`.jit` decides when that is worth it.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
 from numba import types
 
 from ...core.board import Board
+from ...core.cells import FLAGGED
+from .engine import Weights
 from .greedy_kernels import (
+    KNOWN_SAFE_GROUP,
     PRIME_BITS,
     group_probabilities_into,
     trial_weights_into,
     weight_classes_into,
+    weight_residues_into,
 )
 from .jit import CompiledPaths
 from .kernels import OK, mine_probabilities_into
@@ -108,6 +113,18 @@ CLASSES_SIGNATURE = (
 )
 """The one signature :func:`weight_classes` calls its kernel with."""
 
+RESIDUES_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.int64,
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 2, "C"),
+    types.Array(types.int64, 2, "C"),
+    types.Array(types.int64, 2, "C"),
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+)
+"""The one signature :func:`exact_weights` calls its kernel with."""
+
 KERNELS = (
     (mine_probabilities_into, SIGNATURE),
     (complete_proof_into, PROOF_SIGNATURE),
@@ -117,6 +134,7 @@ KERNELS = (
     (trial_weights_into, TRIAL_SIGNATURE),
     (group_probabilities_into, GROUP_SIGNATURE),
     (weight_classes_into, CLASSES_SIGNATURE),
+    (weight_residues_into, RESIDUES_SIGNATURE),
 )
 
 
@@ -318,6 +336,51 @@ def weight_classes(board: Board) -> np.ndarray | None:
     return classes[:count] if count > 0 else None
 
 
+@lru_cache(maxsize=64)
+def _remainder_basis(primes: tuple[int, ...]) -> tuple[int, np.ndarray]:
+    """The product of ``primes`` and, per prime, the multiple of the others that is 1
+    modulo it: a residue vector dotted with these, modulo the product, is its integer."""
+    product = math.prod(primes)
+    basis = [product // p * pow(product // p, -1, p) for p in primes]
+    return product, np.array(basis, dtype=object)
+
+
+def exact_weights(board: Board) -> Weights | None:
+    """:func:`~.engine.count_position`'s weights of ``board`` (the same layouts and the
+    same mine weight of every cell), from the compiled count's residues, or ``None`` to
+    ask the exact engine (see :func:`.greedy_kernels.weight_residues_into`).
+
+    ``component_sizes`` lists the same components, perhaps in another order.
+    """
+    total = board.total_mines
+    if total is None:
+        return None
+    grid = np.require(board.grid, np.int8, ["C", "W"])
+    primes, factorials, inverses = _residue_tables(grid.size)
+    residues = np.empty((grid.size + 2, len(primes)), np.int64)
+    sizes = np.zeros(grid.size, np.int64)  # every component has a cell: the rest stays 0
+    groups = np.empty(grid.size, np.int64)
+    group_count, needed = weight_residues_into(
+        grid, int(total), primes, factorials, inverses, residues, sizes, groups
+    )
+    if group_count < 0:
+        return None
+    product, basis = _remainder_basis(tuple(primes[:needed].tolist()))
+    values = [int(v) % product for v in residues[: group_count + 2, :needed].astype(object) @ basis]
+    layouts = values[-1]
+    if not layouts:
+        return None  # no layout: the exact engine says which number fails
+    cells = np.flatnonzero(groups >= 0)
+    mine_weight: dict[int, int | None] = dict.fromkeys(
+        np.flatnonzero(groups == KNOWN_SAFE_GROUP).tolist(), 0
+    )
+    weights = [values[g] for g in groups[cells].tolist()]
+    mine_weight.update(zip(cells.tolist(), weights, strict=True))
+    flags = int(np.count_nonzero(grid == FLAGGED))
+    sizes_found = tuple(sizes[sizes > 0].tolist())
+    return Weights(layouts, mine_weight, sizes_found, int(total) - flags)
+
+
 def paths() -> CompiledPaths:
     """Every compiled path, for :mod:`.jit` to hand out."""
     return CompiledPaths(
@@ -329,4 +392,5 @@ def paths() -> CompiledPaths:
         trial_weights,
         group_probabilities,
         weight_classes,
+        exact_weights,
     )

@@ -229,23 +229,27 @@ _REDUCE_AT = 1 << 62
 
 
 @njit(cache=True)
-def weight_classes_into(grid, total, primes, factorials, inverses, classes):
-    """For each group (:func:`group_probabilities_into`' numbering, the off-frontier cells'
-    last), the smallest group of exactly the same mine weight per cell.
+def weight_residues_into(grid, total, primes, factorials, inverses, residues, sizes_out, group_of):
+    """Every group's exact mine weight per cell, and the position's layouts, modulo primes.
 
     The components are counted in floats, exact integers as long as each has at most
     :data:`EXACT_CELLS` cells; the weights are then formed modulo enough primes that
-    their product exceeds every weight (each is at most C(covered cells, mines left)),
-    so equal residues for every prime are equal weights, and the other way round.
+    their product exceeds every weight (each is at most C(covered cells, mines left)), so
+    the residues name the weights exactly (by the Chinese remainder theorem).
 
     :param grid: C-contiguous int8 (H, W) view codes.
-    :param total: the board's mine total (flags included); the classes need it.
+    :param total: the board's mine total (flags included); the weights need it.
     :param primes: int64, distinct primes between 2**28 and 2**29 (enough for the board).
     :param factorials: int64 (primes, H * W + 1): k! modulo each prime.
     :param inverses: int64, the same shape: the inverses of those factorials.
-    :param classes: int64 (H * W + 1): the class of each group is written at its number.
-    :returns: the number of groups (frontier groups + 1), or -1 when the exact engine must
-        answer (no total, no layout, a component too large, or too few primes).
+    :param residues: int64 (H * W + 2, primes): row ``g`` for group ``g``
+        (:func:`group_probabilities_into`' numbering), then the off-frontier cells' (-1
+        when there are none), then the layouts; column ``r`` modulo ``primes[r]``.
+    :param sizes_out: int64 (H * W): the cells of each component.
+    :param group_of: int64 (H * W): the group of every cell, as
+        :func:`group_probabilities_into` writes it.
+    :returns: (frontier groups, primes used), or (-1, 0) when the exact engine must answer
+        (no total, no layout, a component too large, or too few primes).
     """
     height, width = grid.shape
     flat = grid.reshape(height * width)
@@ -254,13 +258,13 @@ def weight_classes_into(grid, total, primes, factorials, inverses, classes):
         flat, height, width, total, scratch
     )
     if not ready or total < 0:
-        return -1
+        return -1, 0
     sizes, touches, touch_count, needs, by_start, by_members, count_scratch, most = setup
     components = len(group_start) - 1
     group_count = len(sizes)
     for c in range(components):
         if most[c] > EXACT_CELLS:
-            return -1
+            return -1, 0
     span = layouts_span(most)
     layouts = np.zeros((components, span))
     mine = np.zeros((group_count, span))
@@ -273,7 +277,7 @@ def weight_classes_into(grid, total, primes, factorials, inverses, classes):
             members, sizes, touches, touch_count, needs, by_start, by_members, count_scratch,
             most[c], layouts[c], mine, free,
         ) != COUNTED:
-            return -1
+            return -1, 0
         low[c] = span
         high[c] = -1
         for k in range(span):
@@ -281,20 +285,48 @@ def weight_classes_into(grid, total, primes, factorials, inverses, classes):
                 low[c] = min(low[c], k)
                 high[c] = k
         if high[c] < 0:
-            return -1
+            return -1, 0
     covered = len(cells) + len(off)
     if left < 0 or left > covered:
-        return -1
+        return -1, 0
     # Every weight is at most C(covered, left); two bits spare for lgamma's rounding.
     bits = (math.lgamma(covered + 1.0) - math.lgamma(left + 1.0)
             - math.lgamma(covered - left + 1.0)) / math.log(2.0) + 2.0
     needed = int(bits) // PRIME_BITS + 1
     if needed > len(primes):
-        return -1
-    residues = np.empty((group_count + 1, needed), np.int64)
+        return -1, 0
     for r in range(needed):
         _weight_residues(primes[r], factorials[r], inverses[r], layouts, low, high, mine,
-                         order, group_start, len(off), left, residues[:, r])
+                         order, group_start, len(off), left, residues[: group_count + 2, r])
+    for c in range(components):
+        sizes_out[c] = most[c]
+    for i in range(height * width):
+        group_of[i] = KNOWN_SAFE_GROUP if flat[i] == KNOWN_SAFE else -1
+    for g in range(group_count):
+        for f in range(start[g], start[g + 1]):
+            group_of[cells[f]] = g
+    for i in off:
+        group_of[i] = group_count
+    return group_count, needed
+
+
+@njit(cache=True)
+def weight_classes_into(grid, total, primes, factorials, inverses, classes):
+    """For each group (:func:`group_probabilities_into`' numbering, the off-frontier cells'
+    last), the smallest group of exactly the same mine weight per cell: equal residues
+    (:func:`weight_residues_into`) for every prime are equal weights, and the other way round.
+
+    :param classes: int64 (H * W + 1): the class of each group is written at its number.
+    :returns: the number of groups (frontier groups + 1), or -1 when the exact engine must
+        answer.
+    """
+    residues = np.empty((grid.size + 2, len(primes)), np.int64)
+    unused = np.empty(grid.size, np.int64)
+    group_count, needed = weight_residues_into(
+        grid, total, primes, factorials, inverses, residues, unused, unused
+    )
+    if group_count < 0:
+        return -1
     for g in range(group_count + 1):
         classes[g] = g
         for h in range(g):
@@ -322,9 +354,9 @@ def _choose(factorial, inverse, n, r, p):
 @njit(cache=True)
 def _weight_residues(p, factorial, inverse, layouts, low, high, mine, order, group_start,
                      off_count, left, out):
-    """Every group's exact mine weight per cell modulo ``p`` into ``out`` (the
-    off-frontier cells' last): the sums of :func:`~.kernels._combine_with_total`, on
-    the exact component counts, in residues.
+    """Every group's exact mine weight per cell modulo ``p`` into ``out`` (then the
+    off-frontier cells', then the position's layouts): the sums of
+    :func:`~.kernels._combine_with_total`, on the exact component counts, in residues.
 
     With ``t`` frontier mines the other cells hold ``left - t`` in C(off, left - t)
     ways. A group's weight: its component's polynomial with a mine on the cell, times
@@ -392,6 +424,12 @@ def _weight_residues(p, factorial, inverse, layouts, low, high, mine, order, gro
             acc += before[x] * _choose(factorial, inverse, off_count - 1, left - 1 - t_low - x, p)
             if acc >= _REDUCE_AT:
                 acc %= p
-        out[len(out) - 1] = acc % p
+        out[len(out) - 2] = acc % p
     else:
-        out[len(out) - 1] = -1  # no such cell: equal to no group
+        out[len(out) - 2] = -1  # no such cell: equal to no group
+    acc = 0
+    for x in range(spread + 1):
+        acc += before[x] * after[components, x]
+        if acc >= _REDUCE_AT:
+            acc %= p
+    out[len(out) - 1] = acc % p
