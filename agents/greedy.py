@@ -255,9 +255,13 @@ class GreedyAgent(Agent):
         probability (see the module)."""
         width, height = minefield.width, minefield.height
         probabilities = np.full(width * height, np.nan)
+        # One big-integer division per distinct weight (cells of a group share theirs).
+        divided: dict[int, float] = {}
         for index, weight in weights.mine_weight.items():
             if weight is not None:
-                probabilities[index] = weight / weights.layouts
+                if weight not in divided:
+                    divided[weight] = weight / weights.layouts
+                probabilities[index] = divided[weight]
         zero = zero_chance(minefield.view, probabilities.reshape(height, width)).reshape(-1)[tied]
         neighbours = neighbour_counts(height, width).reshape(-1)[tied]
         # lexsort sorts by the last key first: highest zero chance, then fewest

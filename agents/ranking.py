@@ -48,6 +48,8 @@ _SKIP = -1
 _FLAG = -3
 _OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 """Neighbours in :func:`~minesweep_env.core.cells.neighbour_sum`'s order (row-major)."""
+_DY = np.array([dy for dy, _ in _OFFSETS])
+_DX = np.array([dx for _, dx in _OFFSETS])
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ def _factor_groups(view: np.ndarray, groups: np.ndarray, cells: np.ndarray) -> n
     padded = np.full((height + 2, width + 2), _SKIP, np.int64)
     padded[1:-1, 1:-1] = codes
     ys, xs = np.divmod(cells, width)
-    rows = np.stack([padded[ys + 1 + dy, xs + 1 + dx] for dy, dx in _OFFSETS], axis=1)
+    rows = padded[(ys + 1)[:, None] + _DY, (xs + 1)[:, None] + _DX]
     order = np.argsort(rows == _SKIP, axis=1, kind="stable")
     return np.take_along_axis(rows, order, axis=1)
 
@@ -127,11 +129,14 @@ def _decided(
 ) -> bool:
     """Whether every tied cell whose chance of a zero is within :data:`RANK_GAP` of a cell
     of ``head`` (the first ranked) has the very same product as that cell."""
-    rows = _factor_groups(view, groups, tied)
     where = np.searchsorted(tied, head)
-    for k in where.tolist():
-        close = np.abs(chance - chance[k]) <= RANK_GAP
-        if not (rows[close] == rows[k]).all():
+    close = [np.flatnonzero(np.abs(chance - chance[k]) <= RANK_GAP) for k in where.tolist()]
+    # Rows only for the cells that must match one (a head cell is close to itself).
+    needed = np.unique(np.concatenate(close))
+    rows = _factor_groups(view, groups, tied[needed])
+    for k, near in zip(where.tolist(), close, strict=True):
+        at = np.searchsorted(needed, near)
+        if not (rows[at] == rows[np.searchsorted(needed, k)]).all():
             return False
     return True
 
