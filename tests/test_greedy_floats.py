@@ -324,3 +324,26 @@ def test_an_isolated_guess_counts_the_same_both_ways():
     long_logs, long_progress = trial_weights(board, cell, numbers, False)
     np.testing.assert_allclose(short_logs, long_logs, rtol=0, atol=1e-11)
     np.testing.assert_array_equal(short_progress, long_progress)
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_shared_trials_are_the_full_counts_to_the_bit(case):
+    """The components a number does not touch counted once: the very floats of the full counts."""
+    from minesweep_env.solver.probability.greedy_kernels import _shared_trials, _trials
+
+    board = _positions(40, 8)[case]
+    total = -1 if board.total_mines is None else int(board.total_mines)
+    shared = 0
+    for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
+        numbers = np.fromiter(number_range(board, cell), np.int64)
+        if len(numbers) < 2:
+            continue
+        full_logs, full_flags = np.empty(len(numbers)), np.empty(len(numbers), np.int8)
+        logs, flags = np.empty(len(numbers)), np.empty(len(numbers), np.int8)
+        _trials(np.array(board.grid, np.int8), total, cell, numbers, full_logs, full_flags)
+        grid = np.array(board.grid, np.int8)
+        if _shared_trials(grid, total, cell, numbers, logs, flags):
+            shared += 1
+            np.testing.assert_array_equal(logs, full_logs)
+            np.testing.assert_array_equal(flags, full_flags)
+        np.testing.assert_array_equal(grid, board.grid)  # put back as it was

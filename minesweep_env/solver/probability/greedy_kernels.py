@@ -39,6 +39,7 @@ from numba import njit
 from ...core.cells import COVERED, KNOWN_SAFE
 from .kernels import (
     _CHOOSE,
+    BEYOND,
     COUNTED,
     DEFER,
     NO_LAYOUT,
@@ -119,6 +120,8 @@ def trial_weights_into(grid, total, cell, numbers, log_layouts, progress, isolat
         grid, total, cell, numbers, log_layouts, progress
     ):
         return
+    if len(numbers) > 1 and _shared_trials(grid, total, cell, numbers, log_layouts, progress):
+        return
     _trials(grid, total, cell, numbers, log_layouts, progress)
 
 
@@ -195,6 +198,132 @@ def _isolated_trials(grid, total, cell, numbers, log_layouts, progress):
 
 
 @njit(cache=True)
+def _shared_trials(grid, total, cell, numbers, log_layouts, progress):
+    """:func:`trial_weights_into` with the components the number does not touch counted once.
+
+    The numbers only change the need of the cell's own constraint: the groups and
+    components are the same for all of them, so only the component holding that
+    constraint is counted again per number, by the same code on the same inputs as
+    :func:`_trials`' full count: the same floats. ``False`` (nothing written) when the
+    cell has no constraint or another component does not count; :func:`_trials` then.
+    """
+    height, width = grid.shape
+    flat = grid.reshape(height * width)
+    scratch = np.empty(height * width)
+    saved = flat[cell]
+    flat[cell] = numbers[0]
+    ready, _, cells, start, off, order, group_start, left, setup = _set_up(
+        flat, height, width, total, scratch
+    )
+    flat[cell] = saved
+    if not ready:
+        return False
+    sizes, touches, touch_count, needs, by_start, by_members, count_scratch, most, at = setup
+    own_constraint = at[cell]
+    if own_constraint < 0:
+        return False
+    components = len(group_start) - 1
+    group_count = len(sizes)
+    own = -1
+    for c in range(components):
+        for f in range(group_start[c], group_start[c + 1]):
+            g = order[f]
+            for t in range(touch_count[g]):
+                if touches[g, t] == own_constraint:
+                    own = c
+    span = layouts_span(most)
+    layouts = np.zeros((components, span))
+    mine = np.zeros((group_count, span))
+    free = np.zeros((group_count, span))
+    low = np.empty(components, np.int64)
+    high = np.empty(components, np.int64)
+    logs = np.zeros(components)
+    room = 0
+    for g in range(group_count):
+        for t in range(touch_count[g]):
+            if touches[g, t] == own_constraint:
+                room += sizes[g]
+    first_need = needs[own_constraint]
+    # The other components, once: if one does not count, the general way says how.
+    for c in range(components):
+        if c != own and _scaled_count(
+            c, order, group_start, sizes, touches, touch_count, needs, by_start, by_members,
+            count_scratch, most, layouts, mine, free, low, high, logs, span,
+        ) != COUNTED:
+            return False
+    for k in range(len(numbers)):
+        need = first_need + numbers[k] - numbers[0]
+        progress[k] = 0
+        log_layouts[k] = -np.inf
+        if need < 0 or need > room:
+            continue  # more mines than its cells hold, or fewer than none: no layout
+        needs[own_constraint] = need
+        status = _scaled_count(
+            own, order, group_start, sizes, touches, touch_count, needs, by_start, by_members,
+            count_scratch, most, layouts, mine, free, low, high, logs, span,
+        )
+        needs[own_constraint] = first_need
+        if status != COUNTED:
+            log_layouts[k] = -np.inf if status == NO_LAYOUT else np.nan
+            continue
+        scale = 0.0
+        for c in range(components):
+            scale += logs[c]
+        w_mine = np.zeros(group_count + 1)
+        w_free = np.zeros(group_count + 1)
+        status, log_w = combine_groups(
+            total, len(off), left, order, group_start, layouts, low, high, mine, free, w_mine,
+            w_free, scale,
+        )
+        if status != COUNTED:
+            log_layouts[k] = -np.inf if status == NO_LAYOUT else np.nan
+            continue
+        log_layouts[k] = log_w
+        progress[k] = _flag_progress(total, len(off), w_mine)
+    return True
+
+
+@njit(cache=True)
+def _scaled_count(c, order, group_start, sizes, touches, touch_count, needs, by_start,
+                  by_members, count_scratch, most, layouts, mine, free, low, high, logs, span):
+    """Component ``c`` counted and scaled as :func:`~.kernels.count_groups` does it (its
+    rows cleared first), the log of its scale into ``logs[c]``; the count's status."""
+    members = order[group_start[c] : group_start[c + 1]]
+    for k in range(span):
+        layouts[c, k] = 0.0
+    for g in members:
+        for k in range(span):
+            mine[g, k] = 0.0
+            free[g, k] = 0.0
+    counted = _count_component(
+        members, sizes, touches, touch_count, needs, by_start, by_members, count_scratch,
+        most[c], layouts[c], mine, free,
+    )
+    if counted != COUNTED:
+        return counted
+    low[c] = span
+    high[c] = -1
+    largest = 0.0
+    for k in range(span):
+        if layouts[c, k] != 0.0:
+            low[c] = min(low[c], k)
+            high[c] = k
+            largest = max(largest, layouts[c, k])
+    if high[c] < 0 or not np.isfinite(largest):
+        return BEYOND
+    logs[c] = math.log(largest)
+    for k in range(span):
+        layouts[c, k] /= largest
+    for g in members:
+        for k in range(span):
+            mine[g, k] /= largest
+            free[g, k] /= largest
+            if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
+                return BEYOND
+    return COUNTED
+
+
+@njit(cache=True)
 def _trials(grid, total, cell, numbers, log_layouts, progress):
     """:func:`trial_weights_into`, each number counted afresh."""
     height, width = grid.shape
@@ -259,7 +388,7 @@ def weight_residues_into(grid, total, primes, factorials, inverses, residues, si
     )
     if not ready or total < 0:
         return -1, 0
-    sizes, touches, touch_count, needs, by_start, by_members, count_scratch, most = setup
+    sizes, touches, touch_count, needs, by_start, by_members, count_scratch, most, _ = setup
     components = len(group_start) - 1
     group_count = len(sizes)
     for c in range(components):

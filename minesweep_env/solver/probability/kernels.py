@@ -744,7 +744,7 @@ def count_groups(flat, height, width, total, result):
     )
     if not ready:
         return _not_counted(status, cells)
-    sizes, touches, touch_count, needs, by_start, by_members, scratch, most = setup
+    sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
     components = len(group_start) - 1
     group_count = len(sizes)
     span = layouts_span(most)
@@ -808,8 +808,8 @@ def _set_up(flat, height, width, total, result):
     reading half of :func:`count_groups`).
 
     :returns: (ready, status, cells, start, off, order, group_start, left, (sizes,
-        touches, touch_count, needs, by_start, by_members, scratch, most)); when
-        ``ready`` is False no layout fits (``status``) and the arrays are empty.
+        touches, touch_count, needs, by_start, by_members, scratch, most, constraint_at));
+        when ``ready`` is False no layout fits (``status``) and the arrays are empty.
     """
     empty = np.empty(0, np.int64)
     ok, constraint_at, needs, constraint_count, flags = _read_constraints(
@@ -818,7 +818,7 @@ def _set_up(flat, height, width, total, result):
     left = total - flags
     if not ok or (total >= 0 and left < 0):
         nothing = (empty, np.empty((0, 8), np.int64), empty, empty, empty, empty,
-                   (empty, empty, empty, empty), empty)
+                   (empty, empty, empty, empty), empty, empty)
         return False, NO_LAYOUT, empty, empty, empty, empty, empty, left, nothing
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
@@ -840,7 +840,8 @@ def _set_up(flat, height, width, total, result):
         np.empty(constraint_count, np.int64),
         np.empty(constraint_count, np.int64),
     )
-    setup = (sizes, touches, touch_count, needs, by_start, by_members, scratch, most)
+    setup = (sizes, touches, touch_count, needs, by_start, by_members, scratch, most,
+             constraint_at)
     return True, COUNTED, cells, start, off, order, group_start, left, setup
 
 
