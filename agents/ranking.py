@@ -130,15 +130,16 @@ def _decided(
     """Whether every tied cell whose chance of a zero is within :data:`RANK_GAP` of a cell
     of ``head`` (the first ranked) has the very same product as that cell."""
     where = np.searchsorted(tied, head)
-    close = [np.flatnonzero(np.abs(chance - chance[k]) <= RANK_GAP) for k in where.tolist()]
-    # Rows only for the cells that must match one (a head cell is close to itself).
-    needed = np.unique(np.concatenate(close))
+    # close[i, j]: tied cell j is within RANK_GAP of head cell i (each head of itself).
+    close = np.abs(chance[where][:, None] - chance[None, :]) <= RANK_GAP
+    if np.count_nonzero(close) == where.size:
+        return True  # each head cell is close to itself alone
+    needed = np.flatnonzero(close.any(axis=0))
+    # Rows only for the cells that must match one.
     rows = _factor_groups(view, groups, tied[needed])
-    for k, near in zip(where.tolist(), close, strict=True):
-        at = np.searchsorted(needed, near)
-        if not (rows[at] == rows[np.searchsorted(needed, k)]).all():
-            return False
-    return True
+    own = rows[np.searchsorted(needed, where)]
+    differ = (rows[None, :, :] != own[:, None, :]).any(axis=2)
+    return not (close[:, needed] & differ).any()
 
 
 def merge_equal_groups(
