@@ -47,7 +47,7 @@ from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
 from .progress import FLOAT_CELLS, best_progress, progress_chance
-from .ranking import CLEAR_FLOOR, CLEAR_GAP, float_ranking
+from .ranking import CLEAR_FLOOR, CLEAR_GAP, Ranking, float_ranking, merge_equal_groups
 
 __all__ = [
     "LOOKAHEAD",
@@ -189,6 +189,11 @@ class GreedyAgent(Agent):
             if clear is not None:
                 return clear
             weights = count_position(board, cache=self._cache)
+        return self._choose(weights, valid, minefield)
+
+    def _choose(self, weights: Weights, valid: np.ndarray, minefield) -> int:
+        """The exact route: the valid cells of exactly the lowest mine weight, then the
+        tie-break."""
         candidates = {i: w for i, w in weights.mine_weight.items() if w is not None and valid[i]}
         if not candidates:  # no total known and no frontier: every valid cell ties
             candidates = dict.fromkeys(np.flatnonzero(valid).tolist(), 0)
@@ -212,19 +217,34 @@ class GreedyAgent(Agent):
             return None
         probabilities, groups = found
         width, height = minefield.width, minefield.height
-        zero = zero_chance(minefield.view, probabilities).reshape(-1)
         neighbours = neighbour_counts(height, width).reshape(-1)
         keep = 1 if self.tie_break == "zero" else LOOKAHEAD
-        ranking = float_ranking(
-            minefield.view, valid, probabilities.reshape(-1), groups, zero, neighbours, keep
-        )
+
+        def rank(probabilities: np.ndarray, groups: np.ndarray) -> Ranking | None:
+            zero = zero_chance(minefield.view, probabilities.reshape(height, width)).reshape(-1)
+            return float_ranking(
+                minefield.view, valid, probabilities.reshape(-1), groups, zero, neighbours, keep
+            )
+
+        ranking = rank(probabilities, groups)
         if ranking is None:
-            return None
+            # Near-ties between groups: ask which groups are exactly equal, and rank again.
+            classes = compiled.weight_classes(board)
+            if classes is None:
+                return None
+            ranking = rank(*merge_equal_groups(probabilities.reshape(-1), groups, classes))
+            if ranking is None:
+                # The chances of a zero nearly tie: the exact route decides, on the very
+                # weights the exact engine counts, read from the compiled count.
+                exact = compiled.exact_weights(board)
+                return None if exact is None else self._choose(exact, valid, minefield)
         if len(ranking.ranked) == 1 or ranking.certain_safe or self.tie_break == "zero":
             return ranking.ranked[0]
 
         def weights() -> Weights:
             known = rule_set.known_weights(board)
+            if known is None:
+                known = compiled.exact_weights(board)
             return known if known is not None else count_position(board, cache=self._cache)
 
         shortlist = ranking.ranked
@@ -235,9 +255,13 @@ class GreedyAgent(Agent):
         probability (see the module)."""
         width, height = minefield.width, minefield.height
         probabilities = np.full(width * height, np.nan)
+        # One big-integer division per distinct weight (cells of a group share theirs).
+        divided: dict[int, float] = {}
         for index, weight in weights.mine_weight.items():
             if weight is not None:
-                probabilities[index] = weight / weights.layouts
+                if weight not in divided:
+                    divided[weight] = weight / weights.layouts
+                probabilities[index] = divided[weight]
         zero = zero_chance(minefield.view, probabilities.reshape(height, width)).reshape(-1)[tied]
         neighbours = neighbour_counts(height, width).reshape(-1)[tied]
         # lexsort sorts by the last key first: highest zero chance, then fewest

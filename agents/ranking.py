@@ -16,6 +16,12 @@ That settles most positions exactly:
   cells whose chances differ by more than :data:`RANK_GAP` keep their order
   once rounded. When neither holds for a cell the ranking needs, the exact
   engine ranks (:func:`float_ranking` answers ``None``).
+
+Where groups' probabilities come within their error of each other the floats
+cannot tell a tie; the compiled path can say which groups have exactly equal
+weights (:func:`~minesweep_env.solver.probability.fast.weight_classes`), and
+:func:`merge_equal_groups` makes each such class one group, so the same rules
+decide (they nearly always do: such near-ties are exact ties of symmetric positions).
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ _SKIP = -1
 _FLAG = -3
 _OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 """Neighbours in :func:`~minesweep_env.core.cells.neighbour_sum`'s order (row-major)."""
+_DY = np.array([dy for dy, _ in _OFFSETS])
+_DX = np.array([dx for _, dx in _OFFSETS])
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,7 @@ def _factor_groups(view: np.ndarray, groups: np.ndarray, cells: np.ndarray) -> n
     padded = np.full((height + 2, width + 2), _SKIP, np.int64)
     padded[1:-1, 1:-1] = codes
     ys, xs = np.divmod(cells, width)
-    rows = np.stack([padded[ys + 1 + dy, xs + 1 + dx] for dy, dx in _OFFSETS], axis=1)
+    rows = padded[(ys + 1)[:, None] + _DY, (xs + 1)[:, None] + _DX]
     order = np.argsort(rows == _SKIP, axis=1, kind="stable")
     return np.take_along_axis(rows, order, axis=1)
 
@@ -121,10 +129,37 @@ def _decided(
 ) -> bool:
     """Whether every tied cell whose chance of a zero is within :data:`RANK_GAP` of a cell
     of ``head`` (the first ranked) has the very same product as that cell."""
-    rows = _factor_groups(view, groups, tied)
     where = np.searchsorted(tied, head)
-    for k in where.tolist():
-        close = np.abs(chance - chance[k]) <= RANK_GAP
-        if not (rows[close] == rows[k]).all():
-            return False
-    return True
+    # close[i, j]: tied cell j is within RANK_GAP of head cell i (each head of itself).
+    close = np.abs(chance[where][:, None] - chance[None, :]) <= RANK_GAP
+    if np.count_nonzero(close) == where.size:
+        return True  # each head cell is close to itself alone
+    needed = np.flatnonzero(close.any(axis=0))
+    # Rows only for the cells that must match one.
+    rows = _factor_groups(view, groups, tied[needed])
+    own = rows[np.searchsorted(needed, where)]
+    differ = (rows[None, :, :] != own[:, None, :]).any(axis=2)
+    return not (close[:, needed] & differ).any()
+
+
+def merge_equal_groups(
+    probabilities: np.ndarray, groups: np.ndarray, classes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Groups of exactly equal mine weight made one: each cell takes its class as its group
+    and one float for the whole class (any member's: each is within the float path's
+    error of the class's exact probability), so equal weights compare equal as the exact
+    engine's correctly rounded probabilities do.
+
+    :param probabilities: float flat, the compiled path's.
+    :param groups: int flat, the compiled path's groups (negative: no group).
+    :param classes: per group, the smallest group of the same exact weight.
+    :returns: new (probabilities, groups), flat.
+    """
+    member = groups >= 0
+    merged = groups.copy()
+    merged[member] = classes[groups[member]]
+    value = np.empty(len(classes))
+    value[merged[member]] = probabilities[member]
+    unified = probabilities.copy()
+    unified[member] = value[merged[member]]
+    return unified, merged

@@ -26,7 +26,7 @@ from semiautomines_agents.progress import (
     number_range,
     progress_chance,
 )
-from semiautomines_agents.ranking import float_ranking
+from semiautomines_agents.ranking import float_ranking, merge_equal_groups
 
 
 def _compiled() -> jit.CompiledPaths:
@@ -105,6 +105,91 @@ def test_groups_share_one_exact_weight(case):
     expected = _compiled().probabilities(board, None)
     np.testing.assert_array_equal(probabilities, expected)
 
+
+
+def _group_weights(board: Board, groups: np.ndarray) -> dict[int, int]:
+    """The exact mine weight of one cell of each group."""
+    weights = count_position(board)
+    return {g: weights.mine_weight[cell] for cell, g in enumerate(groups.tolist()) if g >= 0}
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_weight_classes_join_exactly_the_groups_of_equal_weight(case):
+    board = _positions(60, 8)[case]
+    found = _compiled().group_probabilities(board)
+    classes = _compiled().weight_classes(board)
+    if found is None or classes is None:
+        return
+    weight = _group_weights(board, found[1])
+    for g in weight:
+        for h in weight:
+            assert (classes[g] == classes[h]) == (weight[g] == weight[h]), board.rows()
+        assert classes[g] == min(h for h in weight if weight[h] == weight[g])
+
+
+def test_weight_classes_prove_the_ties_of_symmetric_groups():
+    """Four corners alike on expert: four groups of one exact weight, of about 2**340,
+    beyond any machine integer; the off-frontier cells weigh otherwise."""
+    rows = ["?" * 30 for _ in range(16)]
+    for y, x in ((0, 0), (0, 29), (15, 0), (15, 29)):
+        rows[y] = rows[y][:x] + "1" + rows[y][x + 1 :]
+    board = Board.from_rows(rows, total_mines=99)
+    found = _compiled().group_probabilities(board)
+    classes = _compiled().weight_classes(board)
+    assert found is not None and classes is not None
+    weight = _group_weights(board, found[1])
+    assert max(weight.values()).bit_length() > 250
+    assert len(weight) == 5 and len(set(weight.values())) == 2
+    assert classes.tolist() == [0, 0, 0, 0, 4]
+
+
+def test_weight_classes_defer_without_a_total():
+    board = Board.from_rows(["??1", "1??", "???"])
+    assert _compiled().weight_classes(board) is None
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_exact_weights_are_the_engines(case):
+    board = _positions(60, 8)[case]
+    found = _compiled().exact_weights(board)
+    try:
+        weights = count_position(board)
+    except InconsistentBoardError:
+        assert found is None
+        return
+    if found is None:
+        return
+    assert found.layouts == weights.layouts
+    assert found.mine_weight == weights.mine_weight
+    assert found.mines_left == weights.mines_left
+    assert sorted(found.component_sizes) == sorted(weights.component_sizes)
+
+
+def test_exact_weights_on_expert_are_the_engines():
+    """Weights of about 2**340, and an off-frontier count, as the engine counts them."""
+    rows = ["?" * 30 for _ in range(16)]
+    rows[0] = "01" + rows[0][2:]
+    rows[1] = "12" + rows[1][2:]
+    rows[8] = rows[8][:14] + "3" + rows[8][15:]
+    board = Board.from_rows(rows, total_mines=99)
+    found = _compiled().exact_weights(board)
+    assert found is not None
+    weights = count_position(board)
+    assert found.layouts == weights.layouts and found.layouts.bit_length() > 300
+    assert found.mine_weight == weights.mine_weight
+
+
+def test_exact_weights_defer_without_a_total_or_a_layout():
+    assert _compiled().exact_weights(Board.from_rows(["??1", "1??", "???"])) is None
+    assert _compiled().exact_weights(Board.from_rows(["??1", "1??", "???"], total_mines=9)) is None
+
+def test_merged_groups_take_one_float_per_class():
+    probabilities = np.array([0.25, 0.25 + 1e-16, 0.5, np.nan, 0.0])
+    groups = np.array([0, 1, 2, -1, -2])
+    unified, merged = merge_equal_groups(probabilities, groups, np.array([0, 0, 2]))
+    assert merged.tolist() == [0, 0, 2, -1, -2]
+    assert unified[0] == unified[1] and unified[0] in probabilities[:2]
+    assert unified[2] == 0.5 and np.isnan(unified[3]) and unified[4] == 0.0
 
 def _exact_ranking(board: Board, valid: np.ndarray) -> tuple[list[int], bool]:
     """The greedy agent's exact ranking of the tied cells (as GreedyAgent._break_tie)."""
@@ -239,3 +324,26 @@ def test_an_isolated_guess_counts_the_same_both_ways():
     long_logs, long_progress = trial_weights(board, cell, numbers, False)
     np.testing.assert_allclose(short_logs, long_logs, rtol=0, atol=1e-11)
     np.testing.assert_array_equal(short_progress, long_progress)
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_shared_trials_are_the_full_counts_to_the_bit(case):
+    """The components a number does not touch counted once: the very floats of the full counts."""
+    from minesweep_env.solver.probability.greedy_kernels import _shared_trials, _trials
+
+    board = _positions(40, 8)[case]
+    total = -1 if board.total_mines is None else int(board.total_mines)
+    shared = 0
+    for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
+        numbers = np.fromiter(number_range(board, cell), np.int64)
+        if len(numbers) < 2:
+            continue
+        full_logs, full_flags = np.empty(len(numbers)), np.empty(len(numbers), np.int8)
+        logs, flags = np.empty(len(numbers)), np.empty(len(numbers), np.int8)
+        _trials(np.array(board.grid, np.int8), total, cell, numbers, full_logs, full_flags)
+        grid = np.array(board.grid, np.int8)
+        if _shared_trials(grid, total, cell, numbers, logs, flags):
+            shared += 1
+            np.testing.assert_array_equal(logs, full_logs)
+            np.testing.assert_array_equal(flags, full_flags)
+        np.testing.assert_array_equal(grid, board.grid)  # put back as it was

@@ -51,11 +51,14 @@ import warnings
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ...core.board import Board
+
+if TYPE_CHECKING:  # the engine imports this module
+    from .engine import Weights
 
 FastPath = Callable[[Board, "int | None"], "np.ndarray | None"]
 """:func:`.fast.fast_mine_probabilities`'s shape."""
@@ -75,6 +78,12 @@ TrialPath = Callable[[Board, int, np.ndarray, bool], "tuple[np.ndarray, np.ndarr
 GroupPath = Callable[[Board], "tuple[np.ndarray, np.ndarray] | None"]
 """:func:`.fast.group_probabilities`' shape."""
 
+ClassPath = Callable[[Board], "np.ndarray | None"]
+""":func:`.fast.weight_classes`' shape."""
+
+WeightsPath = Callable[[Board], "Weights | None"]
+""":func:`.fast.exact_weights`' shape."""
+
 
 class CompiledPaths(NamedTuple):
     """Every compiled path, once the kernels are loaded (see :mod:`.fast`)."""
@@ -93,6 +102,10 @@ class CompiledPaths(NamedTuple):
     """:func:`.fast.trial_weights`: a guess's numbers weighed (the chance of progress)."""
     group_probabilities: GroupPath
     """:func:`.fast.group_probabilities`: probabilities and groups of interchangeable cells."""
+    weight_classes: ClassPath
+    """:func:`.fast.weight_classes`: the groups of exactly equal mine weight."""
+    exact_weights: WeightsPath
+    """:func:`.fast.exact_weights`: ``count_position``'s weights from the compiled count."""
 
 
 KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py")

@@ -739,40 +739,18 @@ def count_groups(flat, height, width, total, result):
         scaled counts by mine count (nonzero from ``low`` to ``high``), the groups'
         with and without a mine on a given cell, and the mines not flagged.
     """
-    empty = np.empty(0, np.int64)
-    ok, constraint_at, needs, constraint_count, flags = _read_constraints(
-        flat, height, width, result
+    ready, status, cells, start, off, order, group_start, left, setup = _set_up(
+        flat, height, width, total, result
     )
-    if not ok:
-        return _not_counted(NO_LAYOUT, empty)
-    left = total - flags
-    if total >= 0 and left < 0:
-        return _not_counted(NO_LAYOUT, empty)
-    cells, keys, off = _signature_keys(flat, height, width, constraint_at)
-    cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
-    group_count = len(touch_count)
-    sizes = np.empty(group_count, np.int64)
-    for g in range(group_count):
-        sizes[g] = start[g + 1] - start[g]
-    order, group_start = _components(constraint_count, touches, touch_count)
-    by_start, by_members = _groups_by_constraint(constraint_count, touches, touch_count)
+    if not ready:
+        return _not_counted(status, cells)
+    sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
     components = len(group_start) - 1
-    # Mines a component can hold: at most its cells, and at most the sum of its needs.
-    span = 1
-    most = np.zeros(components, np.int64)
-    for c in range(components):
-        for f in range(group_start[c], group_start[c + 1]):
-            most[c] += sizes[order[f]]
-        span = max(span, most[c] + 1)
+    group_count = len(sizes)
+    span = layouts_span(most)
     layouts = np.zeros((components, span))
     mine = np.zeros((group_count, span))
     free = np.zeros((group_count, span))
-    scratch = (
-        np.empty(group_count, np.int64),
-        np.empty(constraint_count, np.int64),
-        np.empty(constraint_count, np.int64),
-        np.empty(constraint_count, np.int64),
-    )
     low = np.empty(components, np.int64)
     high = np.empty(components, np.int64)
     scale = 0.0
@@ -812,6 +790,59 @@ def count_groups(flat, height, width, total, result):
                             high, mine, free, left, scale)
     return (COUNTED, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
             scale)
+
+
+@njit(cache=True)
+def layouts_span(most):
+    """Terms of the components' polynomials: one more than the most mines any of them
+    holds (at least 1)."""
+    span = 1
+    for c in range(len(most)):
+        span = max(span, most[c] + 1)
+    return span
+
+
+@njit(cache=True)
+def _set_up(flat, height, width, total, result):
+    """What counting the components of a position needs, read from the board (the
+    reading half of :func:`count_groups`).
+
+    :returns: (ready, status, cells, start, off, order, group_start, left, (sizes,
+        touches, touch_count, needs, by_start, by_members, scratch, most, constraint_at));
+        when ``ready`` is False no layout fits (``status``) and the arrays are empty.
+    """
+    empty = np.empty(0, np.int64)
+    ok, constraint_at, needs, constraint_count, flags = _read_constraints(
+        flat, height, width, result
+    )
+    left = total - flags
+    if not ok or (total >= 0 and left < 0):
+        nothing = (empty, np.empty((0, 8), np.int64), empty, empty, empty, empty,
+                   (empty, empty, empty, empty), empty, empty)
+        return False, NO_LAYOUT, empty, empty, empty, empty, empty, left, nothing
+    cells, keys, off = _signature_keys(flat, height, width, constraint_at)
+    cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
+    group_count = len(touch_count)
+    sizes = np.empty(group_count, np.int64)
+    for g in range(group_count):
+        sizes[g] = start[g + 1] - start[g]
+    order, group_start = _components(constraint_count, touches, touch_count)
+    by_start, by_members = _groups_by_constraint(constraint_count, touches, touch_count)
+    components = len(group_start) - 1
+    # Mines a component can hold: at most its cells, and at most the sum of its needs.
+    most = np.zeros(components, np.int64)
+    for c in range(components):
+        for f in range(group_start[c], group_start[c + 1]):
+            most[c] += sizes[order[f]]
+    scratch = (
+        np.empty(group_count, np.int64),
+        np.empty(constraint_count, np.int64),
+        np.empty(constraint_count, np.int64),
+        np.empty(constraint_count, np.int64),
+    )
+    setup = (sizes, touches, touch_count, needs, by_start, by_members, scratch, most,
+             constraint_at)
+    return True, COUNTED, cells, start, off, order, group_start, left, setup
 
 
 @njit(cache=True)
