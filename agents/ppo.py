@@ -43,15 +43,21 @@ class UntrustedModelError(ModelNotFoundError):
     """A stable-baselines3 zip, refused because loading it could run code."""
 
 
+DEFAULT_MODEL = "ppo_beginner"
+"""The shipped model the ``ppo`` agent plays by default: the strongest on expert
+(see ``agents/models/README.md``, where the models are compared)."""
+
+
 def default_model_path() -> Path:
-    """The shipped model: ``agents/models/ppo_default.pt`` if present, else the
-    last ``ppo_*.pt`` by name.
+    """The shipped model: ``agents/models/ppo_default.pt`` if someone put one
+    there, else :data:`DEFAULT_MODEL`, else the last ``ppo_*.pt`` by name.
 
     :raises ModelNotFoundError: when no model has been shipped.
     """
-    preferred = MODELS_DIR / f"ppo_default{WEIGHTS_SUFFIX}"
-    if preferred.is_file():
-        return preferred
+    for name in ("ppo_default", DEFAULT_MODEL):
+        preferred = MODELS_DIR / f"{name}{WEIGHTS_SUFFIX}"
+        if preferred.is_file():
+            return preferred
     candidates = sorted(MODELS_DIR.glob(f"ppo_*{WEIGHTS_SUFFIX}"))
     if not candidates:
         raise ModelNotFoundError(
