@@ -164,7 +164,12 @@ def test_bad_teacher_settings_are_one_line_and_exit_2(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_ctrl_c_in_cloning_saves_and_resume_finishes_every_stage_without_replaying(tmp_path):
-    args = tiny_args(tmp_path, imitation_games=4 * positions.CHUNK_GAMES, progress_bar=True)
+    args = tiny_args(
+        tmp_path,
+        imitation_games=4 * positions.CHUNK_GAMES,
+        progress_bar=True,
+        save_model=str(tmp_path / "shipped.pt"),
+    )
     flags = []
     for field in dataclasses.fields(Args):
         value = getattr(args, field.name)
@@ -180,6 +185,7 @@ def test_ctrl_c_in_cloning_saves_and_resume_finishes_every_stage_without_replayi
     assert "interrupted" in err
     assert load_policy(run_dir / "final.pt")  # Ctrl-C saved the network, weights only
     assert read_state(run_dir)["completed"] == []
+    assert not (tmp_path / "shipped.pt").exists()  # only a finished run ships its model
     kept = {p.name: p.stat().st_mtime_ns for p in (run_dir / "imitation" / "bc").glob("*.npz")}
     assert kept and len(kept) < 4
 
@@ -197,6 +203,7 @@ def test_ctrl_c_in_cloning_saves_and_resume_finishes_every_stage_without_replayi
         assert (run_dir / "imitation" / "bc" / name).stat().st_mtime_ns == mtime
     assert state["stages"]["bc"]["games"] == 4 * positions.CHUNK_GAMES
     assert state["stages"]["dagger1"]["agreement"] < 1  # the network played, not the teacher
+    assert load_policy(tmp_path / "shipped.pt")[1]["args"]["teacher"] == "search"
     model = MaskablePPO.load(run_dir / "final.sb3-trusted-only.zip", device="cpu")
     assert model.num_timesteps >= 64
 

@@ -105,7 +105,10 @@ def imitate(
         )
         games = args.imitation_games if stage == "bc" else args.dagger_games
         data = collect_stage(folder, games, chunk, args.workers, args.progress_bar)
-        earlier = [load_stage(run_dir / "imitation" / name) for name in state["completed"]]
+        earlier = [
+            load_stage(run_dir / "imitation" / name, state["stages"][name]["games"])
+            for name in state["completed"]
+        ]
         epochs = args.imitation_epochs if stage == "bc" else args.dagger_epochs
         fit(model, concatenate([*earlier, data]), epochs, args, run_dir, stage)
         state["completed"].append(stage)

@@ -136,11 +136,12 @@ def _save(path: Path, data: dict[str, np.ndarray]) -> None:
         np.savez(handle, **data)
 
 
-def load_stage(folder: Path) -> dict[str, np.ndarray]:
-    """Every saved chunk of a stage, in game order."""
+def load_stage(folder: Path, games: int) -> dict[str, np.ndarray]:
+    """The saved chunks of games ``0 .. games - 1`` of a stage, in game order (a
+    resumed run asked for fewer games than the first start ignores the rest)."""
     parts = []
-    for path in sorted(folder.glob("chunk_*.npz"), key=lambda p: int(p.stem.split("_")[1])):
-        with np.load(path) as saved:
+    for first in range(0, games, CHUNK_GAMES):
+        with np.load(folder / f"chunk_{first}.npz") as saved:
             parts.append({name: saved[name] for name in FIELDS})
     return concatenate(parts)
 
@@ -195,4 +196,4 @@ def collect_stage(
         for done, data in _results(todo, workers):
             _save(folder / f"chunk_{done.first}.npz", data)
             bar.update(done.count)
-    return load_stage(folder)
+    return load_stage(folder, games)

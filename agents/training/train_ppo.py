@@ -123,6 +123,7 @@ def train(args: Args) -> Path:
         evaluate_baselines(args, run_dir)
     evaluation = PeriodicEvaluation(args, run_dir)
 
+    interrupted = False
     try:
         # Imitation of the teacher: cloning, then DAgger (stages already done are skipped).
         evaluation.offset = imitate(
@@ -136,7 +137,12 @@ def train(args: Args) -> Path:
             reset_num_timesteps=not args.resume,
         )
     except KeyboardInterrupt:  # stopping early is normal: keep what was learnt
-        print(f"interrupted at {model.num_timesteps} PPO steps; saving", file=sys.stderr)
+        interrupted = True
+        print(
+            f"interrupted at {model.num_timesteps} PPO steps; saving {run_dir}/final.pt and, "
+            f"to resume from, final{TRUSTED_ZIP_SUFFIX}",
+            file=sys.stderr,
+        )
     finally:
         save_with_sidecar(model, run_dir / "final.pt", args)
         save_trusted_zip(model, run_dir / f"final{TRUSTED_ZIP_SUFFIX}")
@@ -149,8 +155,8 @@ def train(args: Args) -> Path:
             imitation_steps(run_dir),
         )
 
-    # The model to ship, with its sidecar and its curve.
-    if args.save_model:
+    # The model to ship, with its sidecar and its curve: only a finished run's.
+    if args.save_model and not interrupted:
         out = Path(args.save_model)
         save_with_sidecar(model, out, args)
         curve = (run_dir / "learning_curve.png").read_bytes()
