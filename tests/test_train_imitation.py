@@ -241,3 +241,22 @@ def test_every_shipped_model_round_trips_weights_only(tmp_path):
             expected = policy.get_distribution(obs).distribution.logits
             assert th.equal(again.get_distribution(obs).distribution.logits, expected)
         assert json.loads(path.with_suffix(".json").read_text())["weights"] == path.name
+
+
+def test_ablation_pairs_separate_runs_game_by_game(tmp_path, capsys):
+    from semiautomines_agents.training.ablation import main as ablation
+
+    def run(name: str, agent: str, wins: list[int]) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        rows = ["agent,board,index,won,guesses,safe_opened,seconds,invalid"]
+        rows += [f"{agent},expert,{i},{w},3,0.5,0.01,0" for i, w in enumerate(wins)]
+        (folder / "games.csv").write_text("\n".join(rows) + "\n")
+        return folder
+
+    base = run("base", "greedy", [1, 0, 0, 1, 0, 1, 0, 0])
+    model = run("model", "ppo", [1, 1, 0, 1, 1, 1, 0, 0])  # wins two more of the same games
+    assert ablation(["--baseline", f"{base}:greedy", f"final={model}:ppo"]) == 0
+    out = capsys.readouterr().out
+    assert "| final | 8 | 62.50% | +25.00 (" in out
+    assert ablation(["--baseline", f"{base}:ppo", f"{model}:ppo"]) == 2
