@@ -22,7 +22,8 @@ class PeriodicEvaluation(BaseCallback):
 
     ``eval.csv``'s ``timesteps`` count every phase: the positions the
     imitation stages labelled (``offset``), then PPO's env steps; ``phase``
-    names the stage (``bc``, ``dagger1``, ...) or ``ppo``.
+    names the stage (``init`` for ``--init-model``'s weights, ``bc``,
+    ``dagger1``, ...) or ``ppo``.
     """
 
     def __init__(self, args: Args, run_dir: Path) -> None:
@@ -34,6 +35,12 @@ class PeriodicEvaluation(BaseCallback):
         self.offset = 0
         self.next_eval = 0
         self.last_eval = -1
+
+    def initial(self, model: MaskablePPO) -> None:
+        """The starting weights (``--init-model``) at 0 steps: where imitation begins."""
+        if self.args.eval_freq:
+            result = evaluate_snapshot(model, self.args, self.run_dir, "init_0_steps")
+            self._write(0, "init", result)
 
     def after_stage(self, model: MaskablePPO, stage: str, steps: int) -> None:
         """An imitation stage is done: checkpoint it (to resume from, or to ablate)

@@ -89,7 +89,7 @@ def _plot_evaluations(ax: Axes, eval_path: Path) -> None:
         label="evaluation (deterministic, same games each time)",
     )
     for step, row in zip(steps, rows, strict=True):
-        if row.get("phase", "ppo") != "ppo":  # an imitation stage's snapshot: name it
+        if row.get("phase", "ppo") != "ppo":  # the start or an imitation stage: name it
             ax.annotate(
                 row["phase"],
                 (step, float(row["win_rate"])),

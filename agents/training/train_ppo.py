@@ -122,6 +122,8 @@ def train(args: Args) -> Path:
     if args.eval_freq and args.eval_baselines and not (run_dir / "eval_baselines.csv").exists():
         evaluate_baselines(args, run_dir)
     evaluation = PeriodicEvaluation(args, run_dir)
+    if args.init_model and not args.resume:
+        evaluation.initial(model)
 
     interrupted = False
     try:
