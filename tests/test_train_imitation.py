@@ -258,5 +258,5 @@ def test_ablation_pairs_separate_runs_game_by_game(tmp_path, capsys):
     model = run("model", "ppo", [1, 1, 0, 1, 1, 1, 0, 0])  # wins two more of the same games
     assert ablation(["--baseline", f"{base}:greedy", f"final={model}:ppo"]) == 0
     out = capsys.readouterr().out
-    assert "| final | 8 | 62.50% | +25.00 (" in out
+    assert "| final | 8 | 62.50% | 37.50% | +25.00 (" in out
     assert ablation(["--baseline", f"{base}:ppo", f"{model}:ppo"]) == 2

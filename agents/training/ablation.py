@@ -66,16 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as error:
         print(f"ablation: error: {error}", file=sys.stderr)
         return 2
-    print(f"| model | games | win rate | vs {base_label} (paired, 95% interval) |")
-    print("|---|---:|---:|---:|")
-    base_rate = sum(g.won for g in base) / max(1, len(base))
-    print(f"| {base_label} | {len(base)} | {base_rate:.2%} | - |")
+    print(f"| model | games | win rate | {base_label}, same games | paired difference (95%) |")
+    print("|---|---:|---:|---:|---:|")
+    theirs = {g.index: g.won for g in base}
     for label, games in compared:
         rate = sum(g.won for g in games) / max(1, len(games))
+        same = [theirs[g.index] for g in games if g.index in theirs]
         d = paired_difference(games, base)
         print(
-            f"| {label} | {len(games)} | {rate:.2%} | {d.difference * 100:+.2f} "
-            f"({d.low * 100:+.2f} to {d.high * 100:+.2f}) points |"
+            f"| {label} | {len(games)} | {rate:.2%} | {sum(same) / max(1, len(same)):.2%} | "
+            f"{d.difference * 100:+.2f} ({d.low * 100:+.2f} to {d.high * 100:+.2f}) points |"
         )
     return 0
 
