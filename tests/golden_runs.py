@@ -73,6 +73,10 @@ GENERATE_RUNS: list[tuple[str, list[str]]] = [
 ]
 """(set, options of ``semiautomines generate --no-guess`` besides seed and output)."""
 
+GOLDEN_PPO_MODEL = "agents/models/ppo_beginner.pt"
+"""The model the golden ``ppo`` rows were recorded with, named so that changing the
+``ppo`` agent's default model is not read as a change of outcomes."""
+
 ROW_FIGURES = ("games", "wins", "guesses", "mean_safe_opened", "invalid_actions")
 """What a golden evaluate row holds: the outcome of its games (not their speed)."""
 
@@ -110,7 +114,7 @@ def run_evaluate(argv: list[str], out: Path) -> dict[str, dict[str, Any]]:
     Guesses are stored as the total over the games (the mean times the games is
     an integer); the share of safe cells opened stays the report's mean.
     """
-    _cli([*argv, "--workers", "1", "--no-progress", "--out", str(out)])
+    _cli([*argv, "--model", GOLDEN_PPO_MODEL, "--workers", "1", "--no-progress", "--out", str(out)])
     (folder,) = Path(out).glob("run-*")
     rows = {}
     for row in json.loads((folder / "results.json").read_text()):

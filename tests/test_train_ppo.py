@@ -179,8 +179,8 @@ def test_imitation_warm_start_learns_greedys_moves(tmp_path):
     )
     run_dir = train(args)
     rows = (run_dir / "imitation.csv").read_text().splitlines()
-    assert rows[0] == "epoch,moves,accuracy,loss"
+    assert rows[0] == "stage,epoch,moves,accuracy,loss"
     epochs = [row.split(",") for row in rows[1:]]
-    assert len(epochs) == 12
-    first, last = float(epochs[0][2]), float(epochs[-1][2])
+    assert len(epochs) == 12 and {epoch[0] for epoch in epochs} == {"bc"}
+    first, last = float(epochs[0][3]), float(epochs[-1][3])
     assert last > first and last >= 0.6  # greedy's first click and tie-breaks, learnt

@@ -1,4 +1,5 @@
-"""``semiautomines train``: train a MaskablePPO agent (the script ``train_ppo.py``).
+"""``semiautomines train``: train a MaskablePPO agent (the script ``train_ppo.py``),
+optionally after imitating a teacher (``--teacher greedy`` or ``search``: cloning, then DAgger).
 
 The flags are exactly the script's :class:`~semiautomines_agents.training.args.Args`
 fields, so ``semiautomines train --help`` and ``python -m
@@ -22,6 +23,9 @@ examples:
   semiautomines train --board beginner --vec-env subproc --imitation-games 20000 \\
       --learning-rate 5e-5 --total-timesteps 400000 --eval-freq 50000 --eval-games 1000 \\
       --save-model my_ppo.pt           # the shipped model's recipe (agents/models/README.md)
+  semiautomines train --board expert --teacher search --init-model agents/models/ppo_beginner.pt \
+      --imitation-games 10000 --dagger-rounds 2 --dagger-games 2500 --vec-env native \
+      --workers 2 --save-model my_expert.pt  # clone search, DAgger, PPO (agents/models/README.md)
   semiautomines train --board 8x8x10 --obs-mode planes --num-envs 4 --vec-env subproc
   semiautomines train --resume runs/NAME/checkpoints/ppo_100000_steps.sb3-trusted-only.zip \\
       --trust-model --total-timesteps 300000 --run-name NAME

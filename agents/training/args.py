@@ -21,6 +21,7 @@ from minesweep_env.core.board_spec import parse_board_spec
 from minesweep_env.core.cells import STANDARD_BOARDS
 from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the env
 
+from .. import parse_agent_name
 from ..model_files import WEIGHTS_SUFFIX
 
 
@@ -49,7 +50,9 @@ class Args:
     reward: str = _arg("", "env reward scheme ('' = the env's default, +1 win / -1 loss)")
     num_envs: int = _arg(8, "parallel envs collecting experience")
     vec_env: str = _arg(
-        "dummy", "dummy (one process; fastest on an idle 2-core machine) or subproc (one per env)"
+        "dummy",
+        "dummy (one process), subproc (one per env) or native (the batched env of "
+        "minesweep_env.envs.sb3_vec: every board in one process, no per-env Python wrapper)",
     )
     # PPO
     total_timesteps: int = _arg(200_000, "env steps (guesses) to train for, in total over resumes")
@@ -70,17 +73,31 @@ class Args:
     blocks: int = _arg(3, "residual blocks (receptive field 3 + 4 * blocks cells)")
     value_hidden: int = _arg(64, "hidden units of the value head")
     prior_scale: float = _arg(20.0, "initial k of the prior logit -k * p(mine)")
-    # Imitation warm start (before PPO)
+    # Imitation warm start (before PPO): behaviour cloning, then DAgger
+    teacher: str = _arg("greedy", "the agent imitated: greedy, search, or any agent name")
     imitation_games: int = _arg(
-        0, "first fit the policy to greedy's moves in this many games (0 = off; shipped: 20000)"
+        0, "first fit the policy to the teacher's moves in this many games (0 = off)"
     )
     imitation_epochs: int = _arg(10, "passes over the imitation data")
     imitation_lr: float = _arg(1e-3, "Adam step size of the imitation phase")
+    dagger_rounds: int = _arg(
+        0, "DAgger rounds after the cloning: the network plays, the teacher labels, refit"
+    )
+    dagger_games: int = _arg(1000, "games the network plays (and the teacher labels) per round")
+    dagger_epochs: int = _arg(3, "passes over all the labelled positions after each round")
+    init_model: str = _arg(
+        "", "start from this weights-only model (NAME.pt) instead of random weights"
+    )
+    workers: int = _arg(
+        1, "processes that play the teacher's and the network's games and the evaluations"
+    )
     # Evaluation, checkpoints, output
     eval_freq: int = _arg(20_000, "evaluate every this many env steps (0 = never)")
     eval_games: int = _arg(500, "games per periodic evaluation (same seeded layouts each time)")
     eval_seed: int = _arg(10_000, "seed of the evaluation games (apart from training seeds)")
-    eval_baselines: bool = _arg(True, "also play random and greedy once on those games (curve)")
+    eval_baselines: bool = _arg(
+        True, "also play random, greedy and the teacher once on those games (curve)"
+    )
     checkpoint_freq: int = _arg(20_000, "save a checkpoint every this many env steps (0 = never)")
     resume: str = _arg(
         "", "checkpoint .sb3-trusted-only.zip to continue from (needs --trust-model)"
@@ -92,6 +109,10 @@ class Args:
         "", "also save the final model here, weights only (e.g. agents/models/x.pt, + x.json)"
     )
     force: bool = _arg(False, "allow --save-model to overwrite an existing file")
+
+
+VEC_ENVS = ("dummy", "subproc", "native")
+"""The ``--vec-env`` choices (see :mod:`.envs`)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -139,14 +160,37 @@ def env_kwargs(args: Args) -> dict[str, Any]:
 
 def validate(args: Args) -> None:
     """Reject settings that cannot work, with one line each (ValueError)."""
-    positive = ("num_envs", "total_timesteps", "n_steps", "batch_size", "n_epochs", "eval_games")
+    positive = (
+        "num_envs",
+        "total_timesteps",
+        "n_steps",
+        "batch_size",
+        "n_epochs",
+        "eval_games",
+        "workers",
+    )
     for name in positive:
         if getattr(args, name) <= 0:
             raise ValueError(
                 f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}"
             )
-    if args.vec_env not in ("dummy", "subproc"):
-        raise ValueError(f"--vec-env must be dummy or subproc, got {args.vec_env!r}")
+    if args.vec_env not in VEC_ENVS:
+        raise ValueError(f"--vec-env must be one of {', '.join(VEC_ENVS)}, got {args.vec_env!r}")
+    for name in ("imitation_games", "dagger_rounds", "dagger_games", "dagger_epochs"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
+    if args.dagger_rounds and not args.imitation_games:
+        raise ValueError("--dagger-rounds needs --imitation-games (DAgger follows the cloning)")
+    try:
+        parse_agent_name(args.teacher)
+    except ValueError as error:
+        raise ValueError(f"--teacher: {error}") from None
+    if args.teacher.split(":")[0] in ("ppo", "random"):
+        raise ValueError(f"--teacher {args.teacher}: imitate a hand-written player")
+    if args.init_model and not Path(args.init_model).is_file():
+        raise ValueError(f"--init-model: no model at {args.init_model}")
+    if args.init_model and Path(args.init_model).suffix != WEIGHTS_SUFFIX:
+        raise ValueError(f"--init-model {args.init_model}: a weights-only NAME{WEIGHTS_SUFFIX}")
     if args.obs_mode == "grid":
         raise ValueError("--obs-mode grid has no channel axis; the conv policy needs planes")
     if args.resume and not Path(args.resume).is_file():

@@ -5,18 +5,26 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from minesweep_env.fileio import append_text
 
 from .args import Args
-from .snapshots import Checkpoints, evaluate_snapshot
+from .snapshots import TRUSTED_ZIP_SUFFIX, Checkpoints, evaluate_snapshot, save_trusted_zip
 
 
 class PeriodicEvaluation(BaseCallback):
-    """Every ``eval_freq`` env steps, and at the start and the end: the deterministic
-    win rate on fixed seeded games, to TensorBoard (``eval/*``) and ``eval.csv``."""
+    """Every ``eval_freq`` env steps, at the start and the end of PPO, and after
+    every imitation stage: the deterministic win rate on fixed seeded games, to
+    TensorBoard (``eval/*``) and ``eval.csv``.
+
+    ``eval.csv``'s ``timesteps`` count every phase: the positions the
+    imitation stages labelled (``offset``), then PPO's env steps; ``phase``
+    names the stage (``init`` for ``--init-model``'s weights, ``bc``,
+    ``dagger1``, ...) or ``ppo``.
+    """
 
     def __init__(self, args: Args, run_dir: Path) -> None:
         super().__init__()
@@ -24,8 +32,26 @@ class PeriodicEvaluation(BaseCallback):
         self.run_dir = run_dir
         self.path = run_dir / "eval.csv"
         self.started = time.time()
+        self.offset = 0
         self.next_eval = 0
         self.last_eval = -1
+
+    def initial(self, model: MaskablePPO) -> None:
+        """The starting weights (``--init-model``) at 0 steps: where imitation begins."""
+        if self.args.eval_freq:
+            result = evaluate_snapshot(model, self.args, self.run_dir, "init_0_steps")
+            self._write(0, "init", result)
+
+    def after_stage(self, model: MaskablePPO, stage: str, steps: int) -> None:
+        """An imitation stage is done: checkpoint it (to resume from, or to ablate)
+        and evaluate its snapshot."""
+        save_trusted_zip(
+            model, self.run_dir / "checkpoints" / f"imitation_{stage}{TRUSTED_ZIP_SUFFIX}"
+        )
+        self.offset = self.last_eval = steps
+        if self.args.eval_freq:
+            result = evaluate_snapshot(model, self.args, self.run_dir, f"{stage}_{steps}_steps")
+            self._write(steps, stage, result)
 
     def _on_training_start(self) -> None:
         self.next_eval = self.num_timesteps  # also evaluate the starting point
@@ -42,17 +68,23 @@ class PeriodicEvaluation(BaseCallback):
     def _evaluate_if_due(self) -> None:
         if not self.args.eval_freq or self.num_timesteps < self.next_eval:
             return
-        if self.num_timesteps == self.last_eval:
-            return
-        self.last_eval = self.num_timesteps
+        steps = self.offset + self.num_timesteps
         self.next_eval = self.num_timesteps + self.args.eval_freq
+        if steps == self.last_eval:  # e.g. PPO's start, just after the last stage's evaluation
+            return
+        self.last_eval = steps
         result = evaluate_snapshot(self.model, self.args, self.run_dir)
         for key, value in result.items():
             self.logger.record(f"eval/{key}", value)
         self.logger.dump(self.num_timesteps)
-        header = "" if self.path.exists() else ",".join(["timesteps", "wall_s", *result]) + "\n"
+        self._write(steps, "ppo", result)
+
+    def _write(self, steps: int, phase: str, result: dict[str, float]) -> None:
+        header = (
+            "" if self.path.exists() else ",".join(["timesteps", "wall_s", "phase", *result]) + "\n"
+        )
         wall = round(time.time() - self.started, 1)
-        row = ",".join(str(value) for value in (self.num_timesteps, wall, *result.values()))
+        row = ",".join(str(value) for value in (steps, wall, phase, *result.values()))
         append_text(self.path, f"{header}{row}\n")
 
 
@@ -91,10 +123,10 @@ class ProgressBar(BaseCallback):
         self.bar.close()
 
 
-def make_callbacks(args: Args, run_dir: Path) -> list[BaseCallback]:
+def make_callbacks(args: Args, run_dir: Path, evaluation: PeriodicEvaluation) -> list[BaseCallback]:
     """Periodic evaluation, the prior-scale log, the progress bar and checkpoints
     (stable-baselines3 zips for ``--resume``, written whole or not at all)."""
-    callbacks: list[BaseCallback] = [PeriodicEvaluation(args, run_dir), ProbeStats()]
+    callbacks: list[BaseCallback] = [evaluation, ProbeStats()]
     if args.progress_bar:
         callbacks.append(ProgressBar(args.total_timesteps))
     if args.checkpoint_freq:

@@ -12,19 +12,24 @@ from matplotlib.figure import Figure
 from minesweep_env.fileio import atomic_write
 
 
-def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
+def plot_learning_curve(run_dir: Path, out: Path, title: str, offset: int = 0) -> None:
     """Training win rate (rolling, from the monitor CSVs), the periodic evaluations
     (``eval.csv``) and the baselines (``eval_baselines.csv``), saved to ``out``.
+
+    ``offset``: the positions the imitation stages labelled; PPO's steps start
+    there (a dotted line marks it), so one axis counts every phase.
 
     A bare :class:`~matplotlib.figure.Figure` draws without pyplot, so plotting
     never changes the caller's matplotlib backend.
     """
     fig = Figure(figsize=(7, 4))
     ax = fig.subplots()
-    _plot_training(ax, run_dir)
+    _plot_training(ax, run_dir, offset)
     _plot_evaluations(ax, run_dir / "eval.csv")
+    if offset:
+        ax.axvline(offset, ls=":", color="grey", lw=1, label="imitation | PPO")
     _plot_baselines(ax, run_dir / "eval_baselines.csv")
-    ax.set_xlabel("env steps (guesses)")
+    ax.set_xlabel("positions labelled (imitation), then PPO env steps (guesses)")
     ax.set_ylabel("win rate")
     ax.set_title(title)
     ax.grid(alpha=0.3)
@@ -34,7 +39,7 @@ def plot_learning_curve(run_dir: Path, out: Path, title: str) -> None:
         fig.savefig(handle, format="png", dpi=120)
 
 
-def _plot_training(ax: Axes, run_dir: Path) -> None:
+def _plot_training(ax: Axes, run_dir: Path, offset: int) -> None:
     episodes = []
     for path in sorted((run_dir / "monitor").glob("*.monitor.csv")):
         with path.open() as handle:
@@ -48,7 +53,7 @@ def _plot_training(ax: Axes, run_dir: Path) -> None:
     if not episodes:
         return
     episodes.sort()
-    steps = np.cumsum([length for _, _, length in episodes])
+    steps = offset + np.cumsum([length for _, _, length in episodes])
     won = np.array([state == "won" for _, state, _ in episodes], dtype=float)
     window = max(1, min(2000, len(won) // 20))
     rolling = np.convolve(won, np.ones(window) / window, mode="valid")
@@ -83,6 +88,15 @@ def _plot_evaluations(ax: Axes, eval_path: Path) -> None:
         color="C1",
         label="evaluation (deterministic, same games each time)",
     )
+    for step, row in zip(steps, rows, strict=True):
+        if row.get("phase", "ppo") != "ppo":  # the start or an imitation stage: name it
+            ax.annotate(
+                row["phase"],
+                (step, float(row["win_rate"])),
+                fontsize=7,
+                textcoords="offset points",
+                xytext=(3, 4),
+            )
 
 
 def _plot_baselines(ax: Axes, baselines_path: Path) -> None:

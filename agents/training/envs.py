@@ -1,4 +1,10 @@
-"""The training envs: ``num_envs`` Monitor-wrapped SemiAutoMines envs in one VecEnv."""
+"""The training envs: ``num_envs`` SemiAutoMines boards as one SB3 VecEnv, episodes logged.
+
+``--vec-env dummy`` and ``subproc`` wrap single envs (one ``Monitor`` CSV each);
+``native`` is the library's batched env (:mod:`minesweep_env.envs.sb3_vec`:
+every board in one process, masks for MaskablePPO included) under one
+``VecMonitor``.
+"""
 
 from __future__ import annotations
 
@@ -31,8 +37,27 @@ def make_env(kwargs: dict[str, Any], monitor_file: str | None, append: bool = Fa
     )
 
 
+def make_native_vec_env(args: Args, monitor_dir: Path | None) -> VecEnv:
+    """The batched env under a ``VecMonitor``. The monitor cannot append, so each
+    start of a run (a resume) logs to a new ``native<k>.monitor.csv``."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from minesweep_env.envs.sb3_vec import SemiAutoMinesSB3VecEnv
+
+    vec = SemiAutoMinesSB3VecEnv(num_envs=args.num_envs, **env_kwargs(args))
+    filename = None
+    if monitor_dir is not None:
+        starts = len(list(monitor_dir.glob("native*.monitor.csv")))
+        filename = str(monitor_dir / f"native{starts}")
+    monitored = VecMonitor(vec, filename, info_keywords=("state",))
+    monitored.seed(args.seed)
+    return monitored
+
+
 def make_vec_env(args: Args, monitor_dir: Path | None) -> VecEnv:
-    """``num_envs`` Monitor-wrapped envs, seeded ``seed, seed + 1, ...``."""
+    """``num_envs`` envs, episodes logged, seeded ``seed, seed + 1, ...``."""
+    if args.vec_env == "native":
+        return make_native_vec_env(args, monitor_dir)
     kwargs, append = env_kwargs(args), bool(args.resume)
     thunks = [
         partial(make_env, kwargs, str(monitor_dir / str(i)) if monitor_dir else None, append)

@@ -1,97 +1,182 @@
-"""Imitation warm start: fit a fresh policy to the greedy baseline before PPO.
+"""Imitation before PPO: behaviour cloning of a teacher, then DAgger rounds.
 
-Why: PPO on ~2 decisions per game learns slowly from a win/loss signal;
-starting from the baseline's play (lowest probability, its tie-break and its
-corner opening) leaves PPO the part where it can do better.
+Why: PPO on ~4 decisions per expert game learns slowly from a win/loss
+signal; starting from a strong player's moves leaves PPO the part where it can
+do better. Cloning alone has a known flaw: the network only ever saw the
+teacher's own positions, and its first mistakes lead it where it has no
+examples. DAgger (Ross, Gordon and Bagnell, 2011) closes that gap: the network
+plays, the teacher labels every position the network reached, the new
+positions join the old ones, and the network is refitted on all of them.
+
+The stages of a run are ``bc`` (the teacher plays ``--imitation-games``
+games) and ``dagger1 .. daggerN`` (the network plays ``--dagger-games``
+games each). ``imitation/state.json`` records the finished stages and the
+positions they labelled (the imitation's "steps" on the learning curve); a
+resumed run skips them, and a stage cut short resumes with the chunks already
+played (:mod:`.positions`).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import torch as th
 from sb3_contrib import MaskablePPO
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the env
 from minesweep_env.fileio import append_text, write_text
 
-from ..greedy import GreedyAgent
 from .args import Args, env_kwargs
+from .positions import Chunk, collect_stage, concatenate, load_stage, observations
+from .snapshots import save_with_sidecar
+
+STATE = Path("imitation") / "state.json"
+"""The record of finished stages, under the run folder."""
+
+LOG_HEADER = "stage,epoch,moves,accuracy,loss\n"
+"""``imitation.csv``: per stage and epoch, the share of the teacher's moves matched."""
 
 
-def collect_greedy_games(args: Args) -> dict[str, np.ndarray]:
-    """Observations, masks and moves of the greedy baseline, and each game's outcome.
+def stage_names(args: Args) -> list[str]:
+    """The imitation stages of a run, in order (none without ``--imitation-games``)."""
+    if not args.imitation_games:
+        return []
+    return ["bc"] + [f"dagger{r}" for r in range(1, args.dagger_rounds + 1)]
 
-    Games come from one seeded stream (``reset(seed=seed + 1_000_000)``, then
-    plain resets), apart from the evaluation seeds.
+
+def read_state(run_dir: Path) -> dict[str, Any]:
+    """The finished stages (``completed``, ``stages``: per stage its figures) and the
+    positions labelled so far (``positions``)."""
+    path = run_dir / STATE
+    if not path.is_file():
+        return {"completed": [], "positions": 0, "stages": {}}
+    return json.loads(path.read_text())
+
+
+def imitation_steps(run_dir: Path) -> int:
+    """Positions labelled by the finished stages: where PPO's steps start on the curve."""
+    return int(read_state(run_dir)["positions"])
+
+
+def load_initial_weights(model: MaskablePPO, path: str) -> None:
+    """Copy a weights-only model's weights into ``model`` (same network shape)."""
+    from ..model_files import load_policy
+
+    policy, _ = load_policy(Path(path))
+    model.policy.load_state_dict(policy.state_dict())
+
+
+def imitate(
+    model: MaskablePPO,
+    args: Args,
+    run_dir: Path,
+    stage_done: Callable[[str, int], None],
+) -> int:
+    """Run the stages not finished yet; returns the positions labelled in all.
+
+    :param stage_done: called with a stage's name and the positions labelled
+        so far, after the stage is fitted and recorded (the caller saves a
+        checkpoint and evaluates the snapshot there).
     """
-    env = gym.make(ENV_ID, disable_env_checker=True, **env_kwargs(args))
-    teacher = GreedyAgent()
-    observations, masks, actions, outcomes = [], [], [], []
-    obs, info = env.reset(seed=args.seed + 1_000_000)
-    for _ in tqdm(
-        range(args.imitation_games), desc="greedy games", unit="game", disable=not args.progress_bar
-    ):
-        teacher.reset()
-        start, done = len(actions), False
-        while not done:
-            action = teacher.act(obs, info["action_mask"], env.unwrapped.game)
-            observations.append(obs)
-            masks.append(info["action_mask"])
-            actions.append(action)
-            obs, _, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
-        outcomes += [1.0 if info["state"] == "won" else -1.0] * (len(actions) - start)
-        obs, info = env.reset()
-    env.close()
+    state = read_state(run_dir)
+    for number, stage in enumerate(stage_names(args)):
+        if stage in state["completed"]:
+            continue
+        folder = run_dir / "imitation" / stage
+        student = None
+        if stage != "bc":
+            # The network that plays this round, frozen (and reused if the round resumes).
+            student = folder / "student.pt"
+            if not student.is_file():
+                save_with_sidecar(model, student, args)
+        chunk = Chunk(
+            env_kwargs=env_kwargs(args),
+            teacher=args.teacher,
+            student=str(student) if student else None,
+            seed=args.seed,
+            stage=number,
+            first=0,
+            count=0,
+        )
+        games = args.imitation_games if stage == "bc" else args.dagger_games
+        data = collect_stage(folder, games, chunk, args.workers, args.progress_bar)
+        earlier = [
+            load_stage(run_dir / "imitation" / name, state["stages"][name]["games"])
+            for name in state["completed"]
+        ]
+        epochs = args.imitation_epochs if stage == "bc" else args.dagger_epochs
+        fit(model, concatenate([*earlier, data]), epochs, args, run_dir, stage)
+        state["completed"].append(stage)
+        state["positions"] += len(data["labels"])
+        state["stages"][stage] = describe(data, games)
+        write_text(run_dir / STATE, json.dumps(state, indent=2) + "\n")
+        stage_done(stage, state["positions"])
+    return int(state["positions"])
+
+
+def describe(data: dict[str, np.ndarray], games: int) -> dict[str, float]:
+    """A stage's figures: games, positions, the share of positions where the move
+    played was the teacher's (1 in cloning), and the win rate of those games."""
+    first_of_game = np.unique(data["games"], return_index=True)[1]
     return {
-        "observations": np.stack(observations),
-        "masks": np.stack(masks),
-        "actions": np.array(actions),
-        "outcomes": np.array(outcomes, dtype=np.float32),
+        "games": games,
+        "positions": len(data["labels"]),
+        "agreement": round(float((data["played"] == data["labels"]).mean()), 4),
+        "win_rate": round(float((data["outcomes"][first_of_game] > 0).mean()), 4),
     }
 
 
-def imitate_greedy(model: MaskablePPO, args: Args, run_dir: Path) -> None:
-    """Behaviour cloning: fit the actor to greedy's moves and the critic to its outcomes.
+def fit(
+    model: MaskablePPO,
+    data: dict[str, np.ndarray],
+    epochs: int,
+    args: Args,
+    run_dir: Path,
+    stage: str,
+) -> None:
+    """Fit the actor to the teacher's moves (cross-entropy) and the critic to the
+    games' outcomes (mean squared error), ``epochs`` passes over ``data``.
 
-    Logs the share of moves the policy matches per epoch to ``imitation.csv``
-    and to TensorBoard (``imitation/accuracy``).
+    Logs the share of moves matched per epoch to ``imitation.csv`` and to
+    TensorBoard (``imitation/accuracy``).
     """
-    data = collect_greedy_games(args)
     policy = model.policy
     policy.set_training_mode(True)
     optimizer = th.optim.Adam(policy.parameters(), lr=args.imitation_lr)
-    rng = np.random.default_rng(args.seed)
-    count = len(data["actions"])
-    writer = SummaryWriter(str(run_dir / "tb" / "imitation"))
+    rng = np.random.default_rng([args.seed, len(stage), sum(map(ord, stage))])
+    count = len(data["labels"])
+    writer = SummaryWriter(str(run_dir / "tb" / f"imitation_{stage}"))
     log_path = run_dir / "imitation.csv"
-    write_text(log_path, "epoch,moves,accuracy,loss\n")
+    if not log_path.is_file():
+        write_text(log_path, LOG_HEADER)
     for epoch in tqdm(
-        range(args.imitation_epochs), desc="imitation", unit="epoch", disable=not args.progress_bar
+        range(epochs), desc=f"{stage}: fit", unit="epoch", disable=not args.progress_bar
     ):
         matched = total_loss = 0.0
         for batch in np.array_split(rng.permutation(count), max(1, count // args.batch_size)):
-            obs = th.as_tensor(data["observations"][batch])
-            actions = th.as_tensor(data["actions"][batch])
+            obs = th.as_tensor(observations(data, batch))
+            labels = th.as_tensor(data["labels"][batch])
             distribution = policy.get_distribution(obs, data["masks"][batch])
             values = policy.predict_values(obs).flatten()
             outcomes = th.as_tensor(data["outcomes"][batch])
-            policy_loss = -distribution.log_prob(actions).mean()
+            policy_loss = -distribution.log_prob(labels).mean()
             value_loss = th.nn.functional.mse_loss(values, outcomes)
             loss = policy_loss + args.vf_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
             th.nn.utils.clip_grad_norm_(policy.parameters(), args.max_grad_norm)
             optimizer.step()
-            matched += (distribution.mode() == actions).sum().item()
+            matched += (distribution.mode() == labels).sum().item()
             total_loss += loss.item() * len(batch)
         writer.add_scalar("imitation/accuracy", matched / count, epoch)
         writer.add_scalar("imitation/loss", total_loss / count, epoch)
-        append_text(log_path, f"{epoch},{count},{matched / count:.4f},{total_loss / count:.4f}\n")
+        append_text(
+            log_path, f"{stage},{epoch},{count},{matched / count:.4f},{total_loss / count:.4f}\n"
+        )
     writer.close()
     policy.set_training_mode(False)

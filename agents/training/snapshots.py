@@ -89,15 +89,22 @@ class Checkpoints(BaseCallback):
         return True
 
 
+def baseline_agents(args: Args) -> list[str]:
+    """The reference lines of the learning curve: random, greedy and the teacher."""
+    return list(dict.fromkeys(["random", "greedy", args.teacher]))
+
+
 def evaluate_baselines(args: Args, run_dir: Path) -> None:
-    """Random and greedy on the evaluation games, once, to ``eval_baselines.csv``:
-    the reference lines of the learning curve (same layouts as every PPO point)."""
+    """Random, greedy and the teacher on the evaluation games, once, to
+    ``eval_baselines.csv``: the reference lines of the learning curve (same
+    layouts as every point of the network)."""
     settings = Settings(rule_set=args.rule_set, first_click=args.first_click, seed=args.eval_seed)
     run = evaluate(
-        ["random", "greedy"],
+        baseline_agents(args),
         [board_target(args.board)],
         settings,
         args.eval_games,
+        workers=args.workers,
         progress=False,
     )
     with atomic_write(run_dir / "eval_baselines.csv", newline="") as handle:
@@ -107,14 +114,16 @@ def evaluate_baselines(args: Args, run_dir: Path) -> None:
             writer.writerow([row[k] for k in ("agent", "games", "win_rate", "ci_low", "ci_high")])
 
 
-def evaluate_snapshot(model: MaskablePPO, args: Args, run_dir: Path) -> dict[str, float]:
+def evaluate_snapshot(
+    model: MaskablePPO, args: Args, run_dir: Path, name: str = ""
+) -> dict[str, float]:
     """Deterministic play of ``eval_games`` games through the project's harness.
 
-    The model is saved to ``evaluated/ppo_<steps>_steps.pt`` and evaluated as
-    the ``ppo`` agent, exactly as ``semiautomines evaluate --agents ppo --model
-    PATH --seed EVAL_SEED`` would.
+    The model is saved to ``evaluated/<name>.pt`` (default
+    ``ppo_<steps>_steps``) and evaluated as the ``ppo`` agent, exactly as
+    ``semiautomines evaluate --agents ppo --model PATH --seed EVAL_SEED`` would.
     """
-    snapshot = run_dir / "evaluated" / f"ppo_{model.num_timesteps}_steps.pt"
+    snapshot = run_dir / "evaluated" / f"{name or f'ppo_{model.num_timesteps}_steps'}.pt"
     save_with_sidecar(model, snapshot, args)
     settings = Settings(
         rule_set=args.rule_set,
@@ -122,7 +131,14 @@ def evaluate_snapshot(model: MaskablePPO, args: Args, run_dir: Path) -> dict[str
         seed=args.eval_seed,
         model=str(snapshot),
     )
-    run = evaluate(["ppo"], [board_target(args.board)], settings, args.eval_games, progress=False)
+    run = evaluate(
+        ["ppo"],
+        [board_target(args.board)],
+        settings,
+        args.eval_games,
+        workers=args.workers,
+        progress=False,
+    )
     if run.error or not run.rows:
         raise RuntimeError(f"evaluation of {snapshot} failed: {run.error}")
     row = run.rows[0]

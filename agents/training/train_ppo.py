@@ -3,10 +3,12 @@
 In the CleanRL style: the settings are one dataclass (:class:`Args`, in
 ``args.py``: every hyper-parameter with its default and one line of help); then
 :func:`train` sets up the envs, builds the model, optionally warm-starts it by
-imitating the greedy baseline, and runs SB3's training loop with callbacks for
-checkpoints, periodic evaluation and logging; at the end it saves the model and
-draws the learning curve. The helpers each live in a module of their own:
-``envs.py``, ``imitation.py``, ``callbacks.py``, ``snapshots.py``, ``curve.py``.
+imitating a teacher (``--teacher greedy`` or ``search``: behaviour cloning,
+then ``--dagger-rounds`` rounds of DAgger), and runs SB3's training loop with
+callbacks for checkpoints, periodic evaluation and logging; at the end it
+saves the model and draws the learning curve. The helpers each live in a
+module of their own: ``envs.py``, ``positions.py`` (the labelled positions),
+``imitation.py``, ``callbacks.py``, ``snapshots.py``, ``curve.py``.
 
 Run it as ``python -m semiautomines_agents.train_ppo --help`` or
 ``semiautomines train --help``. Example (the shipped model's command is in
@@ -17,7 +19,9 @@ Run it as ``python -m semiautomines_agents.train_ppo --help`` or
 
 What a run leaves in ``runs/<run-name>/`` (git-ignored): TensorBoard logs
 (``tensorboard --logdir runs``), ``checkpoints/`` (resume with ``--resume
---trust-model``), ``monitor/`` (one CSV per env: every training episode),
+--trust-model``; ``imitation_<stage>`` after each imitation stage),
+``imitation/`` (each stage's labelled positions and ``state.json``, the
+stages done), ``monitor/`` (every training episode),
 ``eval.csv`` (periodic deterministic evaluation through the project's harness,
 with ``evaluated/``, the snapshots it played), ``learning_curve.png``,
 ``final.pt`` + ``final.json`` (the model to play, weights only),
@@ -45,10 +49,10 @@ from minesweep_env.fileio import write_bytes, write_text
 from ..model_files import TRUST_RISK
 from ..policies import CellPolicy
 from .args import Args, add_arguments, args_from_namespace, validate
-from .callbacks import make_callbacks
+from .callbacks import PeriodicEvaluation, make_callbacks
 from .curve import plot_learning_curve
 from .envs import make_vec_env
-from .imitation import imitate_greedy
+from .imitation import imitate, imitation_steps, load_initial_weights
 from .snapshots import TRUSTED_ZIP_SUFFIX, evaluate_baselines, save_trusted_zip, save_with_sidecar
 
 
@@ -87,46 +91,74 @@ def make_model(args: Args, env: VecEnv, tensorboard_log: str | None) -> Maskable
     )
 
 
+def run_folder(args: Args) -> Path:
+    """``runs/<run-name>``; a resumed run without ``--run-name`` continues the run
+    its checkpoint belongs to (``runs/NAME/checkpoints/X.zip`` or ``runs/NAME/X.zip``)."""
+    if not args.run_name and args.resume:
+        checkpoint = Path(args.resume).resolve()
+        for folder in (checkpoint.parent, checkpoint.parent.parent):
+            if (folder / "args.json").is_file():
+                return folder
+    name = args.run_name or f"{args.board}_s{args.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
+    return Path(args.runs_dir) / name
+
+
 def train(args: Args) -> Path:
     """Run the training described by ``args``; returns the run folder."""
     validate(args)
     torch.set_num_threads(args.torch_threads)
-    name = args.run_name or f"{args.board}_s{args.seed}_{time.strftime('%Y%m%d-%H%M%S')}"
-    run_dir = Path(args.runs_dir) / name
+    run_dir = run_folder(args)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "monitor").mkdir(exist_ok=True)
     write_text(run_dir / "args.json", json.dumps(dataclasses.asdict(args), indent=2) + "\n")
 
-    # Env and model.
+    # Env and model (a fresh one starts from --init-model's weights when given).
     env = make_vec_env(args, run_dir / "monitor")
     model = make_model(args, env, str(run_dir / "tb"))
+    if args.init_model and not args.resume:
+        load_initial_weights(model, args.init_model)
 
-    # Optional warm start, and the baselines' lines of the learning curve.
-    if args.imitation_games and not args.resume:
-        imitate_greedy(model, args, run_dir)
+    # The reference lines of the learning curve, once per run.
     if args.eval_freq and args.eval_baselines and not (run_dir / "eval_baselines.csv").exists():
         evaluate_baselines(args, run_dir)
+    evaluation = PeriodicEvaluation(args, run_dir)
+    if args.init_model and not args.resume:
+        evaluation.initial(model)
 
-    # The PPO loop (SB3's), up to total_timesteps counted over resumes.
-    remaining = max(0, args.total_timesteps - model.num_timesteps)
+    interrupted = False
     try:
+        # Imitation of the teacher: cloning, then DAgger (stages already done are skipped).
+        evaluation.offset = imitate(
+            model, args, run_dir, lambda stage, steps: evaluation.after_stage(model, stage, steps)
+        )
+        # The PPO loop (SB3's), up to total_timesteps PPO steps counted over resumes.
         model.learn(
-            total_timesteps=remaining,
-            callback=make_callbacks(args, run_dir),
+            total_timesteps=max(0, args.total_timesteps - model.num_timesteps),
+            callback=make_callbacks(args, run_dir, evaluation),
             tb_log_name="ppo",
             reset_num_timesteps=not args.resume,
         )
     except KeyboardInterrupt:  # stopping early is normal: keep what was learnt
-        print(f"interrupted at {model.num_timesteps} steps; saving", file=sys.stderr)
+        interrupted = True
+        print(
+            f"interrupted at {model.num_timesteps} PPO steps; saving {run_dir}/final.pt and, "
+            f"to resume from, final{TRUSTED_ZIP_SUFFIX}",
+            file=sys.stderr,
+        )
     finally:
         save_with_sidecar(model, run_dir / "final.pt", args)
         save_trusted_zip(model, run_dir / f"final{TRUSTED_ZIP_SUFFIX}")
         with contextlib.suppress(BrokenPipeError, EOFError):  # envs already stopped by Ctrl-C
             env.close()
-        plot_learning_curve(run_dir, run_dir / "learning_curve.png", f"MaskablePPO, {args.board}")
+        plot_learning_curve(
+            run_dir,
+            run_dir / "learning_curve.png",
+            f"{args.board}: imitation of {args.teacher}, then MaskablePPO",
+            imitation_steps(run_dir),
+        )
 
-    # The model to ship, with its sidecar and its curve.
-    if args.save_model:
+    # The model to ship, with its sidecar and its curve: only a finished run's.
+    if args.save_model and not interrupted:
         out = Path(args.save_model)
         save_with_sidecar(model, out, args)
         curve = (run_dir / "learning_curve.png").read_bytes()

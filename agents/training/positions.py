@@ -1,0 +1,199 @@
+"""Labelled positions for imitation: who plays, who labels, and where it is kept.
+
+Behaviour cloning and DAgger differ only in who moves: in cloning the teacher
+plays its own games; in a DAgger round the network (the student, a saved
+weights-only snapshot played by the ``ppo`` agent) plays, and the teacher only
+says what it would have done in every position the student reached. Each
+position keeps both: ``labels`` (the teacher's move, the imitation target) and
+``played`` (the move made).
+
+Games are seeded one by one (:func:`game_seed`), so a stage can be cut into
+chunks played in any order, in any number of processes, and a chunk played
+once is never played again: every finished chunk is saved
+(``<stage>/chunk_<k>.npz``, whole or not at all), so a run stopped with Ctrl-C
+and resumed plays only the chunks that are missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from tqdm import tqdm
+
+from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the env
+from minesweep_env.envs.observations import PROBABILITY_PLANE
+from minesweep_env.fileio import atomic_write
+
+CHUNK_GAMES = 50
+"""Games per chunk: the unit of work of a process and of what Ctrl-C can lose."""
+
+FIELDS = ("planes", "probabilities", "masks", "labels", "played", "outcomes", "games")
+"""The arrays of a set of positions (see :func:`play_chunk`)."""
+
+
+def game_seed(seed: int, stage: int, game: int) -> int:
+    """The env seed of game ``game`` of stage ``stage`` of a run seeded ``seed``.
+
+    Drawn from a ``SeedSequence``, so the games of every stage and run differ
+    and none is a game of the evaluation (``semiautomines evaluate`` seeds).
+    """
+    return int(np.random.SeedSequence([seed, stage, game]).generate_state(1)[0])
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first .. first + count - 1`` of a stage, and who plays and labels them."""
+
+    env_kwargs: dict[str, Any]
+    teacher: str
+    student: str | None
+    """A weights-only model path (the network plays), or ``None`` (the teacher plays)."""
+    seed: int
+    stage: int
+    first: int
+    count: int
+
+
+def play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
+    """Play ``chunk``'s games; every position with the teacher's label.
+
+    Returns ``planes`` (uint8, the one-hot planes), ``probabilities`` (float32,
+    the mine-probability plane; empty in ``planes`` mode), ``masks``,
+    ``labels`` (the teacher's move), ``played`` (the move made), ``outcomes``
+    (+1 won / -1 lost, per position, of the game it is in) and ``games`` (the
+    game number of each position).
+    """
+    from .. import make_agent  # torch only when a student is loaded
+
+    env = gym.make(ENV_ID, disable_env_checker=True, **chunk.env_kwargs)
+    teacher = make_agent(chunk.teacher)
+    student = make_agent("ppo", model=chunk.student) if chunk.student else None
+    rows: dict[str, list] = {name: [] for name in FIELDS}
+    for game in range(chunk.first, chunk.first + chunk.count):
+        obs, info = env.reset(seed=game_seed(chunk.seed, chunk.stage, game))
+        teacher.reset()
+        if student is not None:
+            student.reset()
+        start, done = len(rows["labels"]), False
+        while not done:
+            mask = info["action_mask"]
+            position = env.unwrapped.game
+            label = teacher.act(obs, mask, position)
+            move = label if student is None else student.act(obs, mask, position)
+            rows["planes"].append(np.asarray(obs[:PROBABILITY_PLANE], dtype=np.uint8))
+            if obs.shape[0] > PROBABILITY_PLANE:
+                rows["probabilities"].append(np.asarray(obs[PROBABILITY_PLANE], np.float32))
+            rows["masks"].append(np.asarray(mask, dtype=bool))
+            rows["labels"].append(label)
+            rows["played"].append(move)
+            obs, _, terminated, truncated, info = env.step(move)
+            done = terminated or truncated
+        count = len(rows["labels"]) - start
+        rows["outcomes"] += [1.0 if info["state"] == "won" else -1.0] * count
+        rows["games"] += [game] * count
+    env.close()
+    return _stack(rows)
+
+
+def _stack(rows: dict[str, list]) -> dict[str, np.ndarray]:
+    dtypes = {"labels": np.int64, "played": np.int64, "outcomes": np.float32, "games": np.int64}
+    out = {}
+    for name in FIELDS:
+        if name in dtypes or not rows[name]:
+            out[name] = np.array(rows[name], dtype=dtypes.get(name, np.float32))
+        else:
+            out[name] = np.stack(rows[name])
+    return out
+
+
+def concatenate(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """One set of positions out of several (chunks, stages)."""
+    parts = [part for part in parts if len(part["labels"])]
+    if not parts:
+        raise ValueError("no positions")
+    return {name: np.concatenate([part[name] for part in parts]) for name in FIELDS}
+
+
+def observations(data: dict[str, np.ndarray], index: np.ndarray) -> np.ndarray:
+    """The env observations (float32) of positions ``index``, as the env gave them."""
+    planes = data["planes"][index].astype(np.float32)
+    if not len(data["probabilities"]):
+        return planes
+    return np.concatenate([planes, data["probabilities"][index][:, None]], axis=1)
+
+
+def _save(path: Path, data: dict[str, np.ndarray]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb") as handle:
+        np.savez(handle, **data)
+
+
+def load_stage(folder: Path, games: int) -> dict[str, np.ndarray]:
+    """The saved chunks of games ``0 .. games - 1`` of a stage, in game order (a
+    resumed run asked for fewer games than the first start ignores the rest)."""
+    parts = []
+    for first in range(0, games, CHUNK_GAMES):
+        with np.load(folder / f"chunk_{first}.npz") as saved:
+            parts.append({name: saved[name] for name in FIELDS})
+    return concatenate(parts)
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which saves what is done and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def _results(chunks: list[Chunk], workers: int) -> Iterator[tuple[Chunk, dict[str, np.ndarray]]]:
+    if workers == 1 or len(chunks) == 1:
+        for chunk in chunks:
+            yield chunk, play_chunk(chunk)
+        return
+    # spawn: a forked child of a process that has used torch's thread pool can hang.
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(workers, len(chunks)), initializer=_ignore_sigint) as pool:
+        try:
+            yield from zip(chunks, pool.imap(play_chunk, chunks), strict=True)
+        finally:
+            pool.terminate()
+
+
+def collect_stage(
+    folder: Path,
+    games: int,
+    chunk: Chunk,
+    workers: int = 1,
+    progress: bool = True,
+) -> dict[str, np.ndarray]:
+    """Play (or load) games ``0 .. games - 1`` of a stage; returns its positions.
+
+    :param chunk: the template of every chunk (``first`` and ``count`` are set here).
+    :param folder: where the chunks are kept; chunks found there are not played again.
+    """
+    todo = [
+        dataclasses.replace(chunk, first=first, count=min(CHUNK_GAMES, games - first))
+        for first in range(0, games, CHUNK_GAMES)
+        if not (folder / f"chunk_{first}.npz").is_file()
+    ]
+    label = "teacher" if chunk.student is None else "student"
+    with tqdm(
+        total=games,
+        initial=games - sum(c.count for c in todo),
+        desc=f"{folder.name}: {label} games",
+        unit="game",
+        disable=not progress,
+    ) as bar:
+        for done, data in _results(todo, workers):
+            _save(folder / f"chunk_{done.first}.npz", data)
+            bar.update(done.count)
+    return load_stage(folder, games)
