@@ -49,6 +49,7 @@ from .kernels import (
     combine_groups,
     count_groups,
     layouts_span,
+    nonzero_span,
     weigh_groups_scaled,
     write_probabilities,
 )
@@ -301,14 +302,7 @@ def _scaled_count(c, order, group_start, sizes, touches, touch_count, needs, by_
     )
     if counted != COUNTED:
         return counted
-    low[c] = span
-    high[c] = -1
-    largest = 0.0
-    for k in range(span):
-        if layouts[c, k] != 0.0:
-            low[c] = min(low[c], k)
-            high[c] = k
-            largest = max(largest, layouts[c, k])
+    largest = nonzero_span(layouts[c], span, low, high, c)
     if high[c] < 0 or not np.isfinite(largest):
         return BEYOND
     logs[c] = math.log(largest)

@@ -765,14 +765,7 @@ def count_groups(flat, height, width, total, result):
         if counted != COUNTED:
             return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
                     free, left, scale)
-        low[c] = span
-        high[c] = -1
-        largest = 0.0
-        for k in range(span):
-            if layouts[c, k] != 0.0:
-                low[c] = min(low[c], k)
-                high[c] = k
-                largest = max(largest, layouts[c, k])
+        largest = nonzero_span(layouts[c], span, low, high, c)
         if high[c] < 0 or not np.isfinite(largest):
             return (BEYOND, cells, start, off, order, group_start, layouts, low, high, mine,
                     free, left, scale)
@@ -790,6 +783,22 @@ def count_groups(flat, height, width, total, result):
                             high, mine, free, left, scale)
     return (COUNTED, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
             scale)
+
+
+@njit(cache=True)
+def nonzero_span(row, span, low, high, c):
+    """Store in ``low[c]``/``high[c]`` the first and last mine count with a layout
+    in ``row`` (high -1 when none has one) and return the largest layout count, so
+    the combine step skips the empty ends and a caller sees an overflow."""
+    low[c] = span
+    high[c] = -1
+    largest = 0.0
+    for k in range(span):
+        if row[k] != 0.0:
+            low[c] = min(low[c], k)
+            high[c] = k
+            largest = max(largest, row[k])
+    return largest
 
 
 @njit(cache=True)
