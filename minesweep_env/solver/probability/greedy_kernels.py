@@ -39,7 +39,6 @@ from numba import njit
 from ...core.cells import COVERED, KNOWN_SAFE
 from .kernels import (
     _CHOOSE,
-    BEYOND,
     COUNTED,
     DEFER,
     NO_LAYOUT,
@@ -49,7 +48,7 @@ from .kernels import (
     combine_groups,
     count_groups,
     layouts_span,
-    nonzero_span,
+    scale_component,
     weigh_groups_scaled,
     write_probabilities,
 )
@@ -185,16 +184,10 @@ def _isolated_trials(grid, total, cell, numbers, log_layouts, progress):
         free[own, v] = (size - v) / size
         low[component] = v
         high[component] = v
-        status, log_w = combine_groups(
-            total, len(off), left, order, group_start, layouts, low, high, mine, free, w_mine,
-            w_free, rest + np.log(_CHOOSE[size, v]),
+        _record_trial(
+            k, total, off, left, order, group_start, layouts, low, high, mine, free, w_mine,
+            w_free, rest + np.log(_CHOOSE[size, v]), log_layouts, progress,
         )
-        progress[k] = 0
-        if status != COUNTED:
-            log_layouts[k] = -np.inf if status == NO_LAYOUT else np.nan
-            continue
-        log_layouts[k] = log_w
-        progress[k] = _flag_progress(total, len(off), w_mine)
     return True
 
 
@@ -272,16 +265,28 @@ def _shared_trials(grid, total, cell, numbers, log_layouts, progress):
             scale += logs[c]
         w_mine = np.zeros(group_count + 1)
         w_free = np.zeros(group_count + 1)
-        status, log_w = combine_groups(
-            total, len(off), left, order, group_start, layouts, low, high, mine, free, w_mine,
-            w_free, scale,
+        _record_trial(
+            k, total, off, left, order, group_start, layouts, low, high, mine, free, w_mine,
+            w_free, scale, log_layouts, progress,
         )
-        if status != COUNTED:
-            log_layouts[k] = -np.inf if status == NO_LAYOUT else np.nan
-            continue
-        log_layouts[k] = log_w
-        progress[k] = _flag_progress(total, len(off), w_mine)
     return True
+
+
+@njit(cache=True)
+def _record_trial(k, total, off, left, order, group_start, layouts, low, high, mine, free,
+                  w_mine, w_free, scale, log_layouts, progress):
+    """Combine one trial number's counted components into ``log_layouts[k]`` (-inf:
+    no layout, nan: beyond the float count) and ``progress[k]``."""
+    progress[k] = 0
+    status, log_w = combine_groups(
+        total, len(off), left, order, group_start, layouts, low, high, mine, free, w_mine,
+        w_free, scale,
+    )
+    if status != COUNTED:
+        log_layouts[k] = -np.inf if status == NO_LAYOUT else np.nan
+        return
+    log_layouts[k] = log_w
+    progress[k] = _flag_progress(total, len(off), w_mine)
 
 
 @njit(cache=True)
@@ -302,19 +307,10 @@ def _scaled_count(c, order, group_start, sizes, touches, touch_count, needs, by_
     )
     if counted != COUNTED:
         return counted
-    largest = nonzero_span(layouts[c], span, low, high, c)
-    if high[c] < 0 or not np.isfinite(largest):
-        return BEYOND
-    logs[c] = math.log(largest)
-    for k in range(span):
-        layouts[c, k] /= largest
-    for g in members:
-        for k in range(span):
-            mine[g, k] /= largest
-            free[g, k] /= largest
-            if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
-                return BEYOND
-    return COUNTED
+    counted, log_scale = scale_component(c, members, layouts, mine, free, low, high, span)
+    if counted == COUNTED:
+        logs[c] = log_scale
+    return counted
 
 
 @njit(cache=True)

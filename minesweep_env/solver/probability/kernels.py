@@ -765,24 +765,36 @@ def count_groups(flat, height, width, total, result):
         if counted != COUNTED:
             return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
                     free, left, scale)
-        largest = nonzero_span(layouts[c], span, low, high, c)
-        if high[c] < 0 or not np.isfinite(largest):
-            return (BEYOND, cells, start, off, order, group_start, layouts, low, high, mine,
+        counted, log_scale = scale_component(c, members, layouts, mine, free, low, high, span)
+        if counted != COUNTED:
+            return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
                     free, left, scale)
-        scale += math.log(largest)
-        # One scale per component keeps the products of many components in range.
-        # Loops, not array expressions: those compile far slower (shape checks).
-        for k in range(span):
-            layouts[c, k] /= largest
-        for g in members:
-            for k in range(span):
-                mine[g, k] /= largest
-                free[g, k] /= largest
-                if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
-                    return (BEYOND, cells, start, off, order, group_start, layouts, low,
-                            high, mine, free, left, scale)
+        scale += log_scale
     return (COUNTED, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
             scale)
+
+
+@njit(cache=True)
+def scale_component(c, members, layouts, mine, free, low, high, span):
+    """Divide component ``c``'s counts (its layouts, its groups' mine and free
+    counts) by its largest layout count, its span of mine counts into
+    ``low[c]``/``high[c]``; (status, log of the divisor).
+
+    One scale per component keeps the products of many components in range.
+    Loops, not array expressions: those compile far slower (shape checks).
+    """
+    largest = nonzero_span(layouts[c], span, low, high, c)
+    if high[c] < 0 or not np.isfinite(largest):
+        return BEYOND, 0.0
+    for k in range(span):
+        layouts[c, k] /= largest
+    for g in members:
+        for k in range(span):
+            mine[g, k] /= largest
+            free[g, k] /= largest
+            if not (np.isfinite(mine[g, k]) and np.isfinite(free[g, k])):
+                return BEYOND, 0.0
+    return COUNTED, math.log(largest)
 
 
 @njit(cache=True)
