@@ -352,10 +352,12 @@ def _estimate(grid, total, cell, isolated):
 def _best_progress(grid, total, shortlist, margin):
     """``progress.best_progress`` from the float estimates: the position in ``shortlist``
     of the cell of highest chance, or -1 when the exact chances must choose (more than
-    one cell comes near the best, or an estimate needs an exact count)."""
+    one cell comes near the best and one of them is only an estimate, or an estimate
+    needs an exact count)."""
     height, width = grid.shape
     flat = grid.reshape(height * width)
     values = np.full(len(shortlist), -np.inf)
+    exact_values = np.zeros(len(shortlist), np.bool_)
     seen = np.zeros(10, np.bool_)
     best = -1.0
     for k in range(len(shortlist)):
@@ -371,13 +373,21 @@ def _best_progress(grid, total, shortlist, margin):
         if np.isnan(value):
             return -1
         values[k] = value
+        exact_values[k] = exact
         if exact:
             best = max(best, value)
-    top = values.max()
+    floor = values.max() - 2 * margin
+    # Below the best estimate by more than both errors, a cell cannot win; among the
+    # rest the highest chance wins, the earliest of equals: found in floats when only
+    # one is left or every one left is exact.
+    contenders = 0
+    all_exact = True
     found = -1
+    best = -1.0
     for k in range(len(shortlist)):
-        if values[k] >= top - 2 * margin:
-            if found >= 0:
-                return -1
-            found = k
-    return found
+        if values[k] >= floor:
+            contenders += 1
+            all_exact = all_exact and exact_values[k]
+            if values[k] > best:
+                found, best = k, values[k]
+    return found if contenders == 1 or all_exact else -1
