@@ -128,6 +128,15 @@ def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
     return None
 
 
+def _float_paths(board: Board) -> jit.CompiledPaths | None:
+    """The compiled paths when the float shortcuts may decide on ``board`` (kernels loaded,
+    the mine total known, the board within :data:`~.progress.FLOAT_CELLS`), else ``None``."""
+    compiled = jit.compiled()
+    if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+        return None
+    return compiled
+
+
 @lru_cache(maxsize=16)
 def neighbour_counts(height: int, width: int) -> np.ndarray:
     """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside
@@ -225,8 +234,8 @@ class GreedyAgent(Agent):
         takes the steps of :meth:`_stepwise_choice` and says which fallback, if any, the
         decision needs; this method takes it.
         """
-        compiled = jit.compiled()
-        if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+        compiled = _float_paths(board)
+        if compiled is None:
             return None
         keep = 1 if self.tie_break == "zero" else LOOKAHEAD
         status, ranked = compiled.greedy_choice(
@@ -237,25 +246,15 @@ class GreedyAgent(Agent):
         if status == "none":
             return None
         if status == "exact":
-            # The chances of a zero nearly tie: the exact route decides, on the very
-            # weights the exact engine counts, read from the compiled count.
-            exact = compiled.exact_weights(board)
-            return None if exact is None else self._choose(exact, valid, minefield)
-
-        def weights() -> Weights:
-            known = rule_set.known_weights(board)
-            if known is None:
-                known = compiled.exact_weights(board)
-            return known if known is not None else count_position(board, cache=self._cache)
-
-        return ranked[best_progress(board, ranked, weights, self._cache)]
+            return self._exact_choice(compiled, board, valid, minefield)
+        return self._progress_choice(compiled, board, ranked, rule_set)
 
     def _stepwise_choice(self, board: Board, minefield, valid: np.ndarray, rule_set) -> int | None:
         """:meth:`_float_choice` step by step, each step its own numpy or kernel call: the
         plainest statement of when the floats decide, and the reference the one-call
         kernel is tested against (``tests/test_greedy_choice.py``)."""
-        compiled = jit.compiled()
-        if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+        compiled = _float_paths(board)
+        if compiled is None:
             return None
         found = compiled.group_probabilities(board)
         if found is None:
@@ -279,12 +278,20 @@ class GreedyAgent(Agent):
                 return None
             ranking = rank(*merge_equal_groups(probabilities.reshape(-1), groups, classes))
             if ranking is None:
-                # The chances of a zero nearly tie: the exact route decides, on the very
-                # weights the exact engine counts, read from the compiled count.
-                exact = compiled.exact_weights(board)
-                return None if exact is None else self._choose(exact, valid, minefield)
+                return self._exact_choice(compiled, board, valid, minefield)
         if len(ranking.ranked) == 1 or ranking.certain_safe or self.tie_break == "zero":
             return ranking.ranked[0]
+        return self._progress_choice(compiled, board, ranking.ranked, rule_set)
+
+    def _exact_choice(self, compiled, board: Board, valid: np.ndarray, minefield) -> int | None:
+        """The chances of a zero nearly tie: the exact route decides, on the very weights
+        the exact engine counts, read from the compiled count (``None``: it cannot)."""
+        exact = compiled.exact_weights(board)
+        return None if exact is None else self._choose(exact, valid, minefield)
+
+    def _progress_choice(self, compiled, board: Board, shortlist: list[int], rule_set) -> int:
+        """The cell of ``shortlist`` with the best exact chance of progress; the exact
+        weights are counted only if a chance must be counted exactly."""
 
         def weights() -> Weights:
             known = rule_set.known_weights(board)
@@ -292,7 +299,6 @@ class GreedyAgent(Agent):
                 known = compiled.exact_weights(board)
             return known if known is not None else count_position(board, cache=self._cache)
 
-        shortlist = ranking.ranked
         return shortlist[best_progress(board, shortlist, weights, self._cache)]
 
     def _break_tie(self, tied: np.ndarray, weights, minefield, certain_safe: bool = False) -> int:
