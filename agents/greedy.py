@@ -46,8 +46,15 @@ from minesweep_env.solver.probability.engine import CACHE_LIMIT
 from minesweep_env.solver.probability.jit import fast_path
 
 from .base import Agent
-from .progress import FLOAT_CELLS, best_progress, progress_chance
-from .ranking import CLEAR_FLOOR, CLEAR_GAP, Ranking, float_ranking, merge_equal_groups
+from .progress import ESTIMATE_MARGIN, FLOAT_CELLS, best_progress, progress_chance
+from .ranking import (
+    CLEAR_FLOOR,
+    CLEAR_GAP,
+    RANK_GAP,
+    Ranking,
+    float_ranking,
+    merge_equal_groups,
+)
 
 __all__ = [
     "LOOKAHEAD",
@@ -67,6 +74,9 @@ __all__ = [
 LOOKAHEAD = 6
 """Tied cells (the likeliest zeros) whose chance of progress is computed exactly;
 each costs one engine call per number it could show."""
+
+_MARGINS = np.array([CLEAR_GAP, CLEAR_FLOOR, RANK_GAP, ESTIMATE_MARGIN])
+"""The margins of :mod:`.ranking` and :mod:`.progress`, for the one-call kernel."""
 
 TieBreak = Literal["lookahead", "zero", "random"]
 TIE_BREAKS = ("lookahead", "zero", "random")
@@ -118,6 +128,15 @@ def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
     return None
 
 
+def _float_paths(board: Board) -> jit.CompiledPaths | None:
+    """The compiled paths when the float shortcuts may decide on ``board`` (kernels loaded,
+    the mine total known, the board within :data:`~.progress.FLOAT_CELLS`), else ``None``."""
+    compiled = jit.compiled()
+    if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+        return None
+    return compiled
+
+
 @lru_cache(maxsize=16)
 def neighbour_counts(height: int, width: int) -> np.ndarray:
     """Number of neighbours of every cell: 3 in a corner, 5 on an edge, 8 inside
@@ -161,7 +180,8 @@ class GreedyAgent(Agent):
         self._cache: dict = {}
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
+        # Only the random tie-break draws: the others need no fresh generator per game.
+        if seed is not None and self.tie_break == "random":
             self._rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask, game) -> int:
@@ -208,9 +228,33 @@ class GreedyAgent(Agent):
     def _float_choice(self, board: Board, minefield, valid: np.ndarray, rule_set) -> int | None:
         """The cell the exact route below would choose, found from the compiled floats,
         or ``None`` when they do not decide it (see :mod:`.ranking`); exact counts
-        only where a chance of progress needs one."""
-        compiled = jit.compiled()
-        if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+        only where a chance of progress needs one.
+
+        One compiled call (:func:`~minesweep_env.solver.probability.fast.greedy_choice`)
+        takes the steps of :meth:`_stepwise_choice` and says which fallback, if any, the
+        decision needs; this method takes it.
+        """
+        compiled = _float_paths(board)
+        if compiled is None:
+            return None
+        keep = 1 if self.tie_break == "zero" else LOOKAHEAD
+        status, ranked = compiled.greedy_choice(
+            board, valid, keep, self.tie_break == "lookahead", _MARGINS
+        )
+        if status == "chosen":
+            return ranked[0]
+        if status == "none":
+            return None
+        if status == "exact":
+            return self._exact_choice(compiled, board, valid, minefield)
+        return self._progress_choice(compiled, board, ranked, rule_set)
+
+    def _stepwise_choice(self, board: Board, minefield, valid: np.ndarray, rule_set) -> int | None:
+        """:meth:`_float_choice` step by step, each step its own numpy or kernel call: the
+        plainest statement of when the floats decide, and the reference the one-call
+        kernel is tested against (``tests/test_greedy_choice.py``)."""
+        compiled = _float_paths(board)
+        if compiled is None:
             return None
         found = compiled.group_probabilities(board)
         if found is None:
@@ -234,12 +278,20 @@ class GreedyAgent(Agent):
                 return None
             ranking = rank(*merge_equal_groups(probabilities.reshape(-1), groups, classes))
             if ranking is None:
-                # The chances of a zero nearly tie: the exact route decides, on the very
-                # weights the exact engine counts, read from the compiled count.
-                exact = compiled.exact_weights(board)
-                return None if exact is None else self._choose(exact, valid, minefield)
+                return self._exact_choice(compiled, board, valid, minefield)
         if len(ranking.ranked) == 1 or ranking.certain_safe or self.tie_break == "zero":
             return ranking.ranked[0]
+        return self._progress_choice(compiled, board, ranking.ranked, rule_set)
+
+    def _exact_choice(self, compiled, board: Board, valid: np.ndarray, minefield) -> int | None:
+        """The chances of a zero nearly tie: the exact route decides, on the very weights
+        the exact engine counts, read from the compiled count (``None``: it cannot)."""
+        exact = compiled.exact_weights(board)
+        return None if exact is None else self._choose(exact, valid, minefield)
+
+    def _progress_choice(self, compiled, board: Board, shortlist: list[int], rule_set) -> int:
+        """The cell of ``shortlist`` with the best exact chance of progress; the exact
+        weights are counted only if a chance must be counted exactly."""
 
         def weights() -> Weights:
             known = rule_set.known_weights(board)
@@ -247,7 +299,6 @@ class GreedyAgent(Agent):
                 known = compiled.exact_weights(board)
             return known if known is not None else count_position(board, cache=self._cache)
 
-        shortlist = ranking.ranked
         return shortlist[best_progress(board, shortlist, weights, self._cache)]
 
     def _break_tie(self, tied: np.ndarray, weights, minefield, certain_safe: bool = False) -> int:

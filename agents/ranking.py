@@ -12,7 +12,8 @@ That settles most positions exactly:
   every other group's (by the margin :func:`~.greedy.clear_lowest` uses);
 - the chance of a zero is a product of neighbours' ``1 - p`` in a fixed order,
   so two cells whose covered and flagged neighbours come from the same groups
-  in the same order have the same chance to the last bit, whatever the floats;
+  in the same order have the same chance to the last bit, whatever the floats
+  (and two cells next to a flag both have 0.0, a flag's factor being 0);
   cells whose chances differ by more than :data:`RANK_GAP` keep their order
   once rounded. When neither holds for a cell the ranking needs, the exact
   engine ranks (:func:`float_ranking` answers ``None``).
@@ -128,7 +129,8 @@ def _decided(
     view: np.ndarray, groups: np.ndarray, tied: np.ndarray, chance: np.ndarray, head: np.ndarray
 ) -> bool:
     """Whether every tied cell whose chance of a zero is within :data:`RANK_GAP` of a cell
-    of ``head`` (the first ranked) has the very same product as that cell."""
+    of ``head`` (the first ranked) has the very same product as that cell (the same
+    factors in the same order, or a flag's 0 in both)."""
     where = np.searchsorted(tied, head)
     # close[i, j]: tied cell j is within RANK_GAP of head cell i (each head of itself).
     close = np.abs(chance[where][:, None] - chance[None, :]) <= RANK_GAP
@@ -139,6 +141,9 @@ def _decided(
     rows = _factor_groups(view, groups, tied[needed])
     own = rows[np.searchsorted(needed, where)]
     differ = (rows[None, :, :] != own[:, None, :]).any(axis=2)
+    # A flag's factor is 0.0 in every route: two cells next to flags both have chance 0.0.
+    flagged = (rows == _FLAG).any(axis=1)
+    differ &= ~(flagged[None, :] & (own == _FLAG).any(axis=1)[:, None])
     return not (close[:, needed] & differ).any()
 
 

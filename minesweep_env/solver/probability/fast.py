@@ -21,6 +21,7 @@ from numba import types
 
 from ...core.board import Board
 from ...core.cells import FLAGGED
+from .choice_kernels import CHOSEN, EXACT, NO_FLOATS, SHORTLIST, greedy_choice_into
 from .engine import Weights
 from .greedy_kernels import (
     KNOWN_SAFE_GROUP,
@@ -125,6 +126,20 @@ RESIDUES_SIGNATURE = (
 )
 """The one signature :func:`exact_weights` calls its kernel with."""
 
+CHOICE_SIGNATURE = (
+    types.Array(types.int8, 2, "C"),
+    types.int64,
+    types.Array(types.boolean, 1, "C"),
+    types.int64,
+    types.boolean,
+    types.Array(types.float64, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 2, "C"),
+    types.Array(types.int64, 2, "C"),
+    types.Array(types.int64, 1, "C"),
+)
+"""The one signature :func:`greedy_choice` calls its kernel with."""
+
 KERNELS = (
     (mine_probabilities_into, SIGNATURE),
     (complete_proof_into, PROOF_SIGNATURE),
@@ -135,6 +150,7 @@ KERNELS = (
     (group_probabilities_into, GROUP_SIGNATURE),
     (weight_classes_into, CLASSES_SIGNATURE),
     (weight_residues_into, RESIDUES_SIGNATURE),
+    (greedy_choice_into, CHOICE_SIGNATURE),
 )
 
 
@@ -381,6 +397,44 @@ def exact_weights(board: Board) -> Weights | None:
     return Weights(layouts, mine_weight, sizes_found, int(total) - flags)
 
 
+_CHOICE_STATUS = {CHOSEN: "chosen", SHORTLIST: "progress", EXACT: "exact", NO_FLOATS: "none"}
+
+
+def greedy_choice(
+    board: Board, valid: np.ndarray, keep: int, lookahead: bool, margins: np.ndarray
+) -> tuple[str, list[int]]:
+    """The greedy agent's decision on ``board`` in one compiled call, or the fallback that
+    must make it (see :mod:`.choice_kernels`).
+
+    :param valid: bool per flat cell, the probes allowed.
+    :param keep: how many tied cells to rank; ``lookahead``: choose among them by the
+        chance of progress.
+    :param margins: float64, the agent's (clear gap, clear floor, rank gap, estimate margin).
+    :returns: (status, ranked): ``"chosen"`` (the cell is ``ranked[0]``), ``"progress"``
+        (the exact chances of progress choose among ``ranked``), ``"exact"`` (the exact
+        weights rank) or ``"none"`` (the float path does not answer).
+    """
+    total = board.total_mines
+    if total is None:
+        return "none", []
+    grid = np.require(board.grid, np.int8, ["C", "W"])
+    primes, factorials, inverses = _residue_tables(grid.size)
+    ranked = np.empty(keep, np.int64)
+    status, count = greedy_choice_into(
+        grid,
+        int(total),
+        np.require(valid, np.bool_, ["C", "W"]),
+        keep,
+        lookahead,
+        margins,
+        primes,
+        factorials,
+        inverses,
+        ranked,
+    )
+    return _CHOICE_STATUS[status], ranked[:count].tolist()
+
+
 def paths() -> CompiledPaths:
     """Every compiled path, for :mod:`.jit` to hand out."""
     return CompiledPaths(
@@ -393,4 +447,5 @@ def paths() -> CompiledPaths:
         group_probabilities,
         weight_classes,
         exact_weights,
+        greedy_choice,
     )

@@ -84,6 +84,9 @@ ClassPath = Callable[[Board], "np.ndarray | None"]
 WeightsPath = Callable[[Board], "Weights | None"]
 """:func:`.fast.exact_weights`' shape."""
 
+ChoicePath = Callable[[Board, np.ndarray, int, bool, np.ndarray], "tuple[str, list[int]]"]
+""":func:`.fast.greedy_choice`'s shape."""
+
 
 class CompiledPaths(NamedTuple):
     """Every compiled path, once the kernels are loaded (see :mod:`.fast`)."""
@@ -106,9 +109,13 @@ class CompiledPaths(NamedTuple):
     """:func:`.fast.weight_classes`: the groups of exactly equal mine weight."""
     exact_weights: WeightsPath
     """:func:`.fast.exact_weights`: ``count_position``'s weights from the compiled count."""
+    greedy_choice: ChoicePath
+    """:func:`.fast.greedy_choice`: the greedy agent's decision in one call, where floats decide."""
 
 
-KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py")
+KERNEL_SOURCES = (
+    "kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py", "choice_kernels.py"
+)
 """The files, next to this one, whose code numba compiles and caches."""
 
 RECHECK = 5.0

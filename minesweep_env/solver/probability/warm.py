@@ -64,6 +64,31 @@ def _check_proof(complete_proof: jit.ProofPath) -> None:
         field.open_safe(want.safe)
 
 
+def _check_choice(greedy_choice: jit.ChoicePath) -> None:
+    """The one-call greedy kernel picks a cell of exactly the lowest mine weight, along a game."""
+    from ...core.cells import COVERED
+    from ...core.layout import MineLayout
+    from ...core.minefield import GameState, Minefield
+    from .engine import count_position
+
+    rng = np.random.default_rng(5)
+    field = Minefield(MineLayout.random(9, 9, 10, rng), first_click="safe", rng=rng)
+    field.probe(0, 0)
+    margins = np.array([1e-9, 1e-11, 1e-10, 1e-9])
+    while field.state is GameState.PLAYING:
+        board = field.board()
+        valid = board.grid.reshape(-1) == COVERED
+        status, ranked = greedy_choice(board, valid, 6, True, margins)
+        weights = count_position(board)
+        lowest = min(w for i, w in weights.mine_weight.items() if w is not None and valid[i])
+        if status == "chosen" and weights.mine_weight[ranked[0]] != lowest:
+            raise RuntimeError(f"compiled greedy choice {ranked[0]} not lowest on {board.rows()}")
+        cell = ranked[0] if status == "chosen" else min(
+            i for i, w in weights.mine_weight.items() if w == lowest and valid[i]
+        )
+        field.probe(cell % 9, cell // 9)
+
+
 STAMP = "semiautomines-kernel-sources.json"
 """File next to numba's cache: the kernel sources (by content) that cache was built from."""
 
@@ -115,6 +140,7 @@ def compile_and_mark(key: dict) -> str | None:
         play_kernels.compile_probe_kernel()  # not in fast's list: the env's probe
         _check(fast.fast_mine_probabilities)
         _check_proof(fast.complete_proof)
+        _check_choice(fast.greedy_choice)
         if stamp is not None:
             with contextlib.suppress(OSError):  # then the next warm-up compiles afresh again
                 stamp.write_text(_sources_stamp(key))
