@@ -350,3 +350,28 @@ def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
     fit(SimpleNamespace(policy=policy), data, 4, args, tmp_path, "bc")
     assert cross_entropy() < before
     assert len((tmp_path / "imitation.csv").read_text().splitlines()) == 1 + 4
+
+
+def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
+    from types import SimpleNamespace
+
+    from semiautomines_agents.policies import CellPolicy
+    from semiautomines_agents.training.imitation import fit, parameter_groups
+
+    data = positions.play_chunk(chunk(None, count=20))
+    moved = {}
+    for prior_lr in (0.0, 0.5):
+        th.manual_seed(0)
+        policy = CellPolicy(
+            gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
+            gym.spaces.Discrete(36),
+            lambda _: 0.0,
+            features_extractor_kwargs={"channels": 4, "blocks": 1},
+            value_hidden=8,
+        )
+        args = tiny_args(tmp_path, prior_lr=prior_lr, imitation_lr=1e-3)
+        groups = parameter_groups(policy, args)
+        assert sum(len(group["params"]) for group in groups) == len(list(policy.parameters()))
+        fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
+        moved[prior_lr] = abs(float(policy.mlp_extractor.prior_scale) - 20.0)
+    assert moved[0.5] > 20 * moved[0.0]

@@ -169,6 +169,23 @@ def position_weights(data: dict[str, np.ndarray], index: np.ndarray, weight: flo
     return np.where(deviates, weight, 1.0).astype(np.float32)
 
 
+def parameter_groups(policy: th.nn.Module, args: Args) -> list[dict[str, Any]]:
+    """The fit's Adam groups: the prior's scale at ``--prior-lr`` (when set), the rest
+    at ``--imitation-lr``.
+
+    Why: the scale ``k`` of the prior ``-k * p(mine)`` is one number of size ~20,
+    while Adam moves every parameter by about its learning rate per step: at
+    ``--imitation-lr`` a whole fit moves ``k`` by a fraction of a unit, so it
+    stays where the model started although a larger ``k`` (fewer risky cells
+    chosen) fits the teacher better.
+    """
+    prior = policy.mlp_extractor.prior_scale
+    if not args.prior_lr:
+        return [{"params": list(policy.parameters())}]
+    rest = [parameter for parameter in policy.parameters() if parameter is not prior]
+    return [{"params": rest}, {"params": [prior], "lr": args.prior_lr}]
+
+
 def fit(
     model: MaskablePPO,
     data: dict[str, np.ndarray],
@@ -186,7 +203,7 @@ def fit(
     """
     policy = model.policy
     policy.set_training_mode(True)
-    optimizer = th.optim.Adam(policy.parameters(), lr=args.imitation_lr)
+    optimizer = th.optim.Adam(parameter_groups(policy, args), lr=args.imitation_lr)
     rng = np.random.default_rng([args.seed, len(stage), sum(map(ord, stage))])
     count = len(data["labels"])
     cells = data["masks"].shape[1]
