@@ -199,6 +199,21 @@ class CellPolicy(MaskableActorCriticPolicy):
         distribution = MaskableCategoricalDistribution(latent_pi.shape[-1])
         return distribution.proba_distribution(action_logits=latent_pi)
 
+    def best_action(self, obs: th.Tensor, action_masks: th.Tensor) -> th.Tensor:
+        """The most likely valid action per observation: what
+        ``get_distribution(obs, action_masks).mode()`` gives, with the same
+        arithmetic (masked logits at -1e8, normalised, softmax, first maximum),
+        without building the distribution objects (about a sixth of a move's
+        time at batch size one).
+
+        :param action_masks: boolean (B, H*W), True where the action is valid.
+        """
+        features = self.extract_features(obs, self.pi_features_extractor)
+        logits = self.mlp_extractor.forward_actor(features)
+        masked = th.where(action_masks, logits, th.tensor(-1e8, dtype=logits.dtype))
+        normalised = masked - masked.logsumexp(dim=-1, keepdim=True)
+        return th.argmax(th.softmax(normalised, dim=-1), dim=1)
+
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(value_hidden=self.value_hidden, prior_scale=self.initial_prior_scale)

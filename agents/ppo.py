@@ -166,9 +166,14 @@ class PPOAgent(Agent):
     def act(self, observation, action_mask, game=None) -> int:
         import torch
 
-        with torch.no_grad():
+        from .policies import CellPolicy
+
+        with torch.inference_mode():
             obs = torch.as_tensor(np.asarray(observation)[None])
             mask = np.asarray(action_mask, dtype=bool).reshape(1, -1)
+            if isinstance(self._policy, CellPolicy):  # the same move, without SB3's objects
+                return int(self._policy.best_action(obs, torch.as_tensor(mask))[0])
+            # A trusted zip may hold another MaskablePPO policy class.
             distribution = self._policy.get_distribution(obs, action_masks=mask)
             return int(distribution.mode()[0])
 

@@ -102,18 +102,20 @@ def chunk(student_path: Path | None, count: int = 12) -> Chunk:
 def test_dagger_labels_are_the_teachers_moves_on_the_positions_the_student_reached(student):
     data = positions.play_chunk(chunk(student))
     env = gym.make("SemiAutoMines-v0", obs_mode="planes+probabilities", **BOARD)
-    learner, teacher = PPOAgent(student), make_agent("search")
+    learner, teacher, greedy = PPOAgent(student), make_agent("search"), make_agent("greedy")
     replayed = 0
     for game in np.unique(data["games"]):
         rows = np.flatnonzero(data["games"] == game)
         obs, info = env.reset(seed=game_seed(5, 1, int(game)))
         teacher.reset()
+        greedy.reset()
         for row in rows:  # the stored positions are the ones the student's moves lead to
             assert np.array_equal(data["planes"][row], obs[:11])
             assert np.array_equal(data["probabilities"][row], obs[11])
             position = env.unwrapped.game
             assert data["played"][row] == learner.act(obs, info["action_mask"], position)
             assert data["labels"][row] == teacher.act(obs, info["action_mask"], position)
+            assert data["greedy"][row] == greedy.act(obs, info["action_mask"], position)
             obs, _, terminated, truncated, info = env.step(int(data["played"][row]))
             replayed += 1
         assert terminated or truncated
@@ -127,6 +129,56 @@ def test_in_cloning_the_teacher_plays_its_own_moves():
     data = positions.play_chunk(chunk(None))
     assert np.array_equal(data["played"], data["labels"])
     assert len(np.unique(data["games"])) == 12
+
+
+def test_the_search_teachers_candidates_hold_its_move_at_the_best_score():
+    data = positions.play_chunk(chunk(None, count=30))
+    weighed = np.flatnonzero((data["candidates"] >= 0).sum(axis=1) >= 2)
+    assert len(weighed) >= 5  # search weighed candidates in enough positions to test
+    for row in weighed:
+        cells, scores = data["candidates"][row], data["scores"][row]
+        assert data["labels"][row] in cells
+        assert scores[cells == data["labels"][row]][0] == np.nanmax(scores)
+        assert data["masks"][row][cells[cells >= 0]].all()  # only cells it may probe
+    unweighed = (data["candidates"] < 0).all(axis=1)
+    assert np.isnan(data["scores"][unweighed]).all()
+    assert unweighed[np.unique(data["games"], return_index=True)[1]].all()  # the first click
+    # Search deviates from greedy somewhere: the weight of those positions has something to do.
+    assert (data["labels"] != data["greedy"]).any()
+
+
+def soft_data() -> dict[str, np.ndarray]:
+    """Three positions of a 4-cell board: no candidates, two tied, three apart."""
+    return {
+        "labels": np.array([2, 1, 3]),
+        "greedy": np.array([2, 0, 3]),
+        "candidates": np.array([[-1, -1, -1], [1, 0, -1], [3, 0, 2]]),
+        "scores": np.array([[np.nan] * 3, [0.7, 0.7, np.nan], [0.62, 0.60, 0.50]]),
+    }
+
+
+def test_soft_targets_spread_over_the_candidates_by_score():
+    from semiautomines_agents.training.imitation import targets
+
+    data, rows = soft_data(), np.arange(3)
+    one_hot = targets(data, rows, 4, 0.0)
+    assert np.array_equal(one_hot, np.eye(4, dtype=np.float32)[[2, 1, 3]])
+    soft = targets(data, rows, 4, 0.01)
+    assert np.allclose(soft.sum(axis=1), 1.0)
+    assert np.array_equal(soft[0], one_hot[0])  # nothing weighed: the move alone
+    assert soft[1][0] == soft[1][1] == 0.5 and soft[1][2] == soft[1][3] == 0  # an exact tie
+    assert soft[2][3] > soft[2][0] > soft[2][2] > 0 and soft[2][1] == 0
+    assert np.isclose(soft[2][0] / soft[2][3], np.exp(-2.0))  # (0.60 - 0.62) / 0.01
+    sharper = targets(data, rows, 4, 0.001)
+    assert sharper[2][3] > soft[2][3]
+
+
+def test_positions_where_the_teacher_is_not_greedy_weigh_more():
+    from semiautomines_agents.training.imitation import position_weights
+
+    data = soft_data()
+    assert position_weights(data, np.arange(3), 4.0).tolist() == [1.0, 4.0, 1.0]
+    assert position_weights(data, np.array([1]), 1.0).tolist() == [1.0]
 
 
 def test_a_stage_cut_short_plays_only_its_missing_chunks(tmp_path, monkeypatch):
@@ -146,7 +198,7 @@ def test_a_stage_cut_short_plays_only_its_missing_chunks(tmp_path, monkeypatch):
     again = collect_stage(folder, 2 * positions.CHUNK_GAMES, chunk(None), progress=False)
     assert played == [positions.CHUNK_GAMES]
     for name in positions.FIELDS:
-        assert np.array_equal(whole[name], again[name])
+        np.testing.assert_array_equal(whole[name], again[name])  # NaN scores compare equal
 
 
 def test_bad_teacher_settings_are_one_line_and_exit_2(tmp_path, capsys):
@@ -159,6 +211,10 @@ def test_bad_teacher_settings_are_one_line_and_exit_2(tmp_path, capsys):
     assert "--imitation-games" in capsys.readouterr().err
     assert cli_main(["train", "--init-model", str(tmp_path / "none.pt"), *runs]) == 2
     assert "--init-model" in capsys.readouterr().err
+    assert cli_main(["train", "--deviation-weight", "-1", *runs]) == 2
+    assert "--deviation-weight" in capsys.readouterr().err
+    assert cli_main(["train", "--soft-targets", "-0.1", *runs]) == 2
+    assert "--soft-targets" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
 
 
@@ -260,3 +316,62 @@ def test_ablation_pairs_separate_runs_game_by_game(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| final | 8 | 62.50% | 37.50% | +25.00 (" in out
     assert ablation(["--baseline", f"{base}:ppo", f"{model}:ppo"]) == 2
+
+
+def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
+    from types import SimpleNamespace
+
+    from semiautomines_agents.policies import CellPolicy
+    from semiautomines_agents.training.imitation import fit, targets
+    from semiautomines_agents.training.positions import observations
+
+    data = positions.play_chunk(chunk(None, count=20))
+    th.manual_seed(0)
+    policy = CellPolicy(
+        gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
+        gym.spaces.Discrete(36),
+        lambda _: 0.0,
+        features_extractor_kwargs={"channels": 4, "blocks": 1},
+        value_hidden=8,
+    )
+    rows = np.arange(len(data["labels"]))
+    target = th.as_tensor(targets(data, rows, 36, 0.01))
+
+    def cross_entropy() -> float:
+        with th.no_grad():
+            logits = policy.get_distribution(
+                th.as_tensor(observations(data, rows)), data["masks"]
+            ).distribution.logits
+            log_p = th.log_softmax(logits, dim=1)
+            return float(-th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1).mean())
+
+    before = cross_entropy()
+    args = tiny_args(tmp_path, soft_targets=0.01, deviation_weight=3.0, imitation_lr=1e-2)
+    fit(SimpleNamespace(policy=policy), data, 4, args, tmp_path, "bc")
+    assert cross_entropy() < before
+    assert len((tmp_path / "imitation.csv").read_text().splitlines()) == 1 + 4
+
+
+def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
+    from types import SimpleNamespace
+
+    from semiautomines_agents.policies import CellPolicy
+    from semiautomines_agents.training.imitation import fit, parameter_groups
+
+    data = positions.play_chunk(chunk(None, count=20))
+    moved = {}
+    for prior_lr in (0.0, 0.5):
+        th.manual_seed(0)
+        policy = CellPolicy(
+            gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
+            gym.spaces.Discrete(36),
+            lambda _: 0.0,
+            features_extractor_kwargs={"channels": 4, "blocks": 1},
+            value_hidden=8,
+        )
+        args = tiny_args(tmp_path, prior_lr=prior_lr, imitation_lr=1e-3)
+        groups = parameter_groups(policy, args)
+        assert sum(len(group["params"]) for group in groups) == len(list(policy.parameters()))
+        fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
+        moved[prior_lr] = abs(float(policy.mlp_extractor.prior_scale) - 20.0)
+    assert moved[0.5] > 20 * moved[0.0]

@@ -51,6 +51,27 @@ def test_masked_cells_are_never_chosen():
     assert th.isfinite(log_prob).all()
 
 
+@pytest.mark.parametrize("planes", [11, 12])
+def test_best_action_is_the_distributions_mode(planes):
+    """The agent's shortcut plays exactly the move the SB3 distribution would."""
+    policy = make_policy(planes, 16, 30)
+    th.nn.init.normal_(policy.mlp_extractor.actor.weight)  # as after training, not silent
+    rng = np.random.default_rng(2)
+    obs = random_obs(64, planes, 16, 30)
+    masks = rng.random((64, 480)) < 0.3
+    masks[:, rng.integers(0, 480)] = True
+    masks[:8] = False
+    masks[:8, :2] = True  # two valid cells only, as near the end of a game
+    with th.no_grad():
+        expected = policy.get_distribution(obs, masks).mode()
+        got = policy.best_action(obs, th.as_tensor(masks))
+    assert th.equal(got, expected)
+    assert masks[np.arange(64), got.numpy()].all()
+    with th.no_grad():  # the mask decides: the best cell of the unmasked policy is not taken
+        free = policy.best_action(obs, th.ones(64, 480, dtype=th.bool))
+    assert (free[:8] != got[:8]).any()
+
+
 def test_logits_follow_a_pattern_moved_across_the_board():
     """Translation equivariance away from the edges: the same patch, the same logits."""
     policy = make_policy(11)

@@ -80,6 +80,17 @@ class Args:
     )
     imitation_epochs: int = _arg(10, "passes over the imitation data")
     imitation_lr: float = _arg(1e-3, "Adam step size of the imitation phase")
+    deviation_weight: float = _arg(
+        1.0, "weight in the fit of the positions where the teacher's move is not greedy's"
+    )
+    soft_targets: float = _arg(
+        0.0,
+        "temperature of a softmax over the search teacher's candidate scores as the "
+        "target (0 = its move alone)",
+    )
+    prior_lr: float = _arg(
+        0.0, "Adam step size of the prior's scale k in the imitation fit (0 = --imitation-lr)"
+    )
     dagger_rounds: int = _arg(
         0, "DAgger rounds after the cloning: the network plays, the teacher labels, refit"
     )
@@ -176,6 +187,9 @@ def validate(args: Args) -> None:
             )
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"--vec-env must be one of {', '.join(VEC_ENVS)}, got {args.vec_env!r}")
+    for name in ("deviation_weight", "soft_targets", "prior_lr"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
     for name in ("imitation_games", "dagger_rounds", "dagger_games", "dagger_epochs"):
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")

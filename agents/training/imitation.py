@@ -131,6 +131,61 @@ def describe(data: dict[str, np.ndarray], games: int) -> dict[str, float]:
     }
 
 
+def targets(
+    data: dict[str, np.ndarray], index: np.ndarray, cells: int, temperature: float
+) -> np.ndarray:
+    """The fit's target distribution over the cells of positions ``index`` (B, cells).
+
+    The teacher's move (one-hot), or, with ``temperature > 0`` where the search
+    teacher weighed candidates, a softmax over their scores divided by
+    ``temperature`` (the other cells get nothing). Why: search's candidates
+    often differ in its score by less than its own rounding of the look-ahead
+    matters, and some tie exactly; a one-hot target punishes the network as
+    much for the second best of two near-equal cells as for a risky cell, and
+    says nothing about which cells are bad.
+    """
+    target = np.zeros((len(index), cells), dtype=np.float32)
+    target[np.arange(len(index)), data["labels"][index]] = 1.0
+    if temperature <= 0:
+        return target
+    for row, position in enumerate(index):
+        weighed = data["candidates"][position] >= 0
+        if weighed.sum() < 2:
+            continue
+        scores = data["scores"][position][weighed].astype(np.float64)
+        spread = np.exp((scores - scores.max()) / temperature)
+        target[row] = 0.0
+        np.add.at(
+            target[row],
+            data["candidates"][position][weighed].astype(np.int64),
+            spread / spread.sum(),
+        )
+    return target
+
+
+def position_weights(data: dict[str, np.ndarray], index: np.ndarray, weight: float) -> np.ndarray:
+    """Per position, ``weight`` where the teacher's move is not greedy's, else 1."""
+    deviates = data["labels"][index] != data["greedy"][index]
+    return np.where(deviates, weight, 1.0).astype(np.float32)
+
+
+def parameter_groups(policy: th.nn.Module, args: Args) -> list[dict[str, Any]]:
+    """The fit's Adam groups: the prior's scale at ``--prior-lr`` (when set), the rest
+    at ``--imitation-lr``.
+
+    Why: the scale ``k`` of the prior ``-k * p(mine)`` is one number of size ~20,
+    while Adam moves every parameter by about its learning rate per step: at
+    ``--imitation-lr`` a whole fit moves ``k`` by a fraction of a unit, so it
+    stays where the model started although a larger ``k`` (fewer risky cells
+    chosen) fits the teacher better.
+    """
+    prior = policy.mlp_extractor.prior_scale
+    if not args.prior_lr:
+        return [{"params": list(policy.parameters())}]
+    rest = [parameter for parameter in policy.parameters() if parameter is not prior]
+    return [{"params": rest}, {"params": [prior], "lr": args.prior_lr}]
+
+
 def fit(
     model: MaskablePPO,
     data: dict[str, np.ndarray],
@@ -139,17 +194,19 @@ def fit(
     run_dir: Path,
     stage: str,
 ) -> None:
-    """Fit the actor to the teacher's moves (cross-entropy) and the critic to the
-    games' outcomes (mean squared error), ``epochs`` passes over ``data``.
+    """Fit the actor to the teacher's targets (cross-entropy, weighted per position:
+    :func:`targets`, :func:`position_weights`) and the critic to the games'
+    outcomes (mean squared error), ``epochs`` passes over ``data``.
 
-    Logs the share of moves matched per epoch to ``imitation.csv`` and to
-    TensorBoard (``imitation/accuracy``).
+    Logs the share of the teacher's moves matched per epoch to ``imitation.csv``
+    and to TensorBoard (``imitation/accuracy``).
     """
     policy = model.policy
     policy.set_training_mode(True)
-    optimizer = th.optim.Adam(policy.parameters(), lr=args.imitation_lr)
+    optimizer = th.optim.Adam(parameter_groups(policy, args), lr=args.imitation_lr)
     rng = np.random.default_rng([args.seed, len(stage), sum(map(ord, stage))])
     count = len(data["labels"])
+    cells = data["masks"].shape[1]
     writer = SummaryWriter(str(run_dir / "tb" / f"imitation_{stage}"))
     log_path = run_dir / "imitation.csv"
     if not log_path.is_file():
@@ -162,9 +219,14 @@ def fit(
             obs = th.as_tensor(observations(data, batch))
             labels = th.as_tensor(data["labels"][batch])
             distribution = policy.get_distribution(obs, data["masks"][batch])
+            log_p = th.log_softmax(distribution.distribution.logits, dim=1)
+            target = th.as_tensor(targets(data, batch, cells, args.soft_targets))
+            # Masked cells have huge negative logits and no target: leave them out, not 0 * -inf.
+            cross_entropy = -th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1)
+            weight = th.as_tensor(position_weights(data, batch, args.deviation_weight))
             values = policy.predict_values(obs).flatten()
             outcomes = th.as_tensor(data["outcomes"][batch])
-            policy_loss = -distribution.log_prob(labels).mean()
+            policy_loss = (weight * cross_entropy).sum() / weight.sum()
             value_loss = th.nn.functional.mse_loss(values, outcomes)
             loss = policy_loss + args.vf_coef * value_loss
             optimizer.zero_grad()

@@ -5,7 +5,12 @@ plays its own games; in a DAgger round the network (the student, a saved
 weights-only snapshot played by the ``ppo`` agent) plays, and the teacher only
 says what it would have done in every position the student reached. Each
 position keeps both: ``labels`` (the teacher's move, the imitation target) and
-``played`` (the move made).
+``played`` (the move made). It also keeps what the targets of the fit may be
+built from besides the one move: ``greedy`` (the greedy agent's move, so the
+positions where the teacher deviates from greedy can weigh more) and, when the
+teacher is the search agent and it weighed candidates, ``candidates`` with
+their ``scores`` (so the target can spread over moves of equal or near-equal
+worth instead of one of them).
 
 Games are seeded one by one (:func:`game_seed`), so a stage can be cut into
 chunks played in any order, in any number of processes, and a chunk played
@@ -32,11 +37,29 @@ from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the e
 from minesweep_env.envs.observations import PROBABILITY_PLANE
 from minesweep_env.fileio import atomic_write
 
+from ..base import Agent
+from ..search import SearchAgent
+
 CHUNK_GAMES = 50
 """Games per chunk: the unit of work of a process and of what Ctrl-C can lose."""
 
-FIELDS = ("planes", "probabilities", "masks", "labels", "played", "outcomes", "games")
+FIELDS = (
+    "planes",
+    "probabilities",
+    "masks",
+    "labels",
+    "played",
+    "greedy",
+    "candidates",
+    "scores",
+    "outcomes",
+    "games",
+)
 """The arrays of a set of positions (see :func:`play_chunk`)."""
+
+CANDIDATES = 9
+"""Candidates kept per position: the search agent weighs at most ``width`` (8) cells
+near the front and one far from it."""
 
 
 def game_seed(seed: int, stage: int, game: int) -> int:
@@ -67,27 +90,35 @@ def play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
 
     Returns ``planes`` (uint8, the one-hot planes), ``probabilities`` (float32,
     the mine-probability plane; empty in ``planes`` mode), ``masks``,
-    ``labels`` (the teacher's move), ``played`` (the move made), ``outcomes``
-    (+1 won / -1 lost, per position, of the game it is in) and ``games`` (the
-    game number of each position).
+    ``labels`` (the teacher's move), ``played`` (the move made), ``greedy``
+    (the greedy agent's move), ``candidates`` and ``scores`` (the search
+    teacher's weighed cells and their scores, padded with -1 and NaN; all
+    padding for any other teacher or move), ``outcomes`` (+1 won / -1 lost,
+    per position, of the game it is in) and ``games`` (the game number of each
+    position).
     """
     from .. import make_agent  # torch only when a student is loaded
 
     env = gym.make(ENV_ID, disable_env_checker=True, **chunk.env_kwargs)
     teacher = make_agent(chunk.teacher)
+    greedy = make_agent("greedy")
     student = make_agent("ppo", model=chunk.student) if chunk.student else None
     rows: dict[str, list] = {name: [] for name in FIELDS}
     for game in range(chunk.first, chunk.first + chunk.count):
         obs, info = env.reset(seed=game_seed(chunk.seed, chunk.stage, game))
         teacher.reset()
+        greedy.reset()
         if student is not None:
             student.reset()
         start, done = len(rows["labels"]), False
         while not done:
             mask = info["action_mask"]
             position = env.unwrapped.game
-            label = teacher.act(obs, mask, position)
+            label, candidates, scores = teacher_move(teacher, obs, mask, position)
             move = label if student is None else student.act(obs, mask, position)
+            rows["greedy"].append(greedy.act(obs, mask, position))
+            rows["candidates"].append(candidates)
+            rows["scores"].append(scores)
             rows["planes"].append(np.asarray(obs[:PROBABILITY_PLANE], dtype=np.uint8))
             if obs.shape[0] > PROBABILITY_PLANE:
                 rows["probabilities"].append(np.asarray(obs[PROBABILITY_PLANE], np.float32))
@@ -103,8 +134,36 @@ def play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
     return _stack(rows)
 
 
+def teacher_move(teacher: Agent, obs, mask, game) -> tuple[int, np.ndarray, np.ndarray]:
+    """The teacher's move in ``game``'s position, and the candidates it weighed with
+    their scores (padded to :data:`CANDIDATES` with -1 and NaN).
+
+    The search agent's move past the first click is its :meth:`~SearchAgent.advise`
+    (what its ``act`` plays), which also says what it weighed; any other teacher
+    only moves.
+    """
+    candidates = np.full(CANDIDATES, -1, dtype=np.int16)
+    scores = np.full(CANDIDATES, np.nan, dtype=np.float32)
+    minefield = game.minefield
+    if not isinstance(teacher, SearchAgent) or minefield.probes == 0:
+        return teacher.act(obs, mask, game), candidates, scores
+    board = minefield.board()
+    valid = np.asarray(mask, dtype=bool).reshape(-1)
+    advice = teacher.advise(board, valid, game.rule_set.known_weights(board))
+    for slot, assessment in enumerate(advice.candidates[:CANDIDATES]):
+        candidates[slot] = assessment.cell
+        scores[slot] = teacher.score(assessment)
+    return advice.cell, candidates, scores
+
+
 def _stack(rows: dict[str, list]) -> dict[str, np.ndarray]:
-    dtypes = {"labels": np.int64, "played": np.int64, "outcomes": np.float32, "games": np.int64}
+    dtypes = {
+        "labels": np.int64,
+        "played": np.int64,
+        "greedy": np.int64,
+        "outcomes": np.float32,
+        "games": np.int64,
+    }
     out = {}
     for name in FIELDS:
         if name in dtypes or not rows[name]:
