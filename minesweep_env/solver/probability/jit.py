@@ -108,7 +108,13 @@ class CompiledPaths(NamedTuple):
     """:func:`.fast.exact_weights`: ``count_position``'s weights from the compiled count."""
 
 
-KERNEL_SOURCES = ("kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py")
+KERNEL_SOURCES = (
+    "kernels.py",
+    "proof_kernels.py",
+    "play_kernels.py",
+    "tracked_kernels.py",
+    "greedy_kernels.py",
+)
 """The files, next to this one, whose code numba compiles and caches."""
 
 RECHECK = 5.0
