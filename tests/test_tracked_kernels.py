@@ -112,3 +112,50 @@ def test_kept_constraints_survive_a_new_game_and_hand_flags(size) -> None:
         pair = Pair(MineLayout.random(width, height, mines, rng))
         pair.seen, pair.track = shared.seen, shared.track  # the same arrays, game after game
         _play(pair, rng, tamper=0.15 if game % 2 else 0.0)
+
+
+@pytest.mark.parametrize("size", SIZES[:3])
+def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
+    """``probe_play_many``: every board of a batch, step after step, as ``probe_play_out_into``
+    plays it alone (boards that end start a new game, their kept constraints left as they are)."""
+    width, height, mines = size
+    boards, cells = 12, width * height
+    rng = np.random.default_rng(3 + width)
+    layouts = [MineLayout.random(width, height, mines, rng) for _ in range(boards)]
+    views = np.full((boards, cells), COVERED, np.int8)
+    seen = np.full((boards, cells), tracked_kernels.UNSEEN, np.int8)
+    track = np.zeros((boards, tracked_kernels.TRACK_ROWS, cells), np.int64)
+    ended = 0
+    for _ in range(40):
+        all_mines = np.array([layout.mines.reshape(-1) for layout in layouts], np.int8)
+        all_numbers = np.array([layout.numbers.reshape(-1) for layout in layouts], np.int8)
+        totals = np.array([layout.mine_count for layout in layouts], np.int64)
+        safe_left = cells - totals - (views >= 0).sum(axis=1)
+        playing = np.arange(boards, dtype=np.int64)
+        probes = np.array([rng.choice(np.flatnonzero(view == COVERED)) for view in views])
+        want = []
+        for board, cell in zip(playing, probes, strict=True):
+            view = views[board].reshape(height, width).copy()
+            opened, flagged = np.empty(cells, np.int64), np.empty(cells, np.int64)
+            out = play_kernels.probe_play_out_into(
+                view, all_mines[board].astype(bool), all_numbers[board], int(cell),
+                int(totals[board]), False, int(safe_left[board]), opened, flagged,
+                np.empty(cells),
+            )
+            want.append((out, view.reshape(-1)))
+        status = np.empty(boards, np.int8)
+        won, lost = np.zeros(boards, bool), np.zeros(boards, bool)
+        tracked_kernels.probe_play_many(
+            views, all_mines, all_numbers, playing, probes.astype(np.int64), totals, False,
+            safe_left, height, width, np.empty((boards, cells)), status, won, lost, seen, track,
+        )
+        for board, (out, view) in enumerate(want):
+            assert (status[board], safe_left[board], won[board], lost[board]) == (
+                out[0], out[3], out[4], out[5]
+            )
+            assert np.array_equal(views[board], view)
+            if out[4] or out[5] or out[0] == proof_kernels.DEFER:
+                ended += 1
+                layouts[board] = MineLayout.random(width, height, mines, rng)
+                views[board] = COVERED
+    assert ended > boards

@@ -381,8 +381,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         rewards[invalid] = self.invalid_action_reward
 
         before = boards.view[probed].copy()
-        boards.probe(probed, probed_cells)
-        boards.autosolve(probed, self.rule_sets)
+        boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
         after = boards.view[probed]
         won = boards.state[probed] == WON
         lost = boards.state[probed] == LOST
