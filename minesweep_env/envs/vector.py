@@ -372,8 +372,15 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
         probability = np.zeros(n, dtype=np.float64)
         if self.info_probability:
-            for board, cell in zip(probed, probed_cells, strict=True):
-                probability[board] = self._chosen_probability(board, int(cell))
+            # The compiled auto-solver's floats of each settled board, read in one gather.
+            gather = boards.settled[probed] & (boards.probes[probed] != 0)
+            if self.obs_mode == "planes+probabilities":
+                gather[:] = False
+            probability[probed[gather]] = boards.probabilities[probed[gather], probed_cells[gather]]
+            for board, cell in zip(
+                probed[~gather].tolist(), probed_cells[~gather].tolist(), strict=True
+            ):
+                probability[board] = self._chosen_probability(board, cell)
         else:
             probability[probed] = np.nan
         # What an invalid action's cell is known to be: a flag is a mine, a number is not.
@@ -414,7 +421,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             lists[board] = []
         rows, flat = np.nonzero(cells)
         coordinates = cell_coordinates(self.width, self.height)
-        pairs = [coordinates[cell] for cell in flat.tolist()]
+        pairs = list(map(coordinates.__getitem__, flat.tolist()))
         counts = np.bincount(rows, minlength=len(probed))
         ends = np.cumsum(counts)
         # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many
