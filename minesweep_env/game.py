@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .core.cells import cell_coordinates
+from .core.cells import COVERED, cell_coordinates
 from .core.first_click import FirstClick
 from .core.layout import MineLayout
 from .core.minefield import GameState, Minefield, WinRule
@@ -63,6 +63,12 @@ class Game:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.minefield = Minefield(layout, first_click, rng, win_rule=win_rule)
         self.guesses = 0
+        # complete plays a probe and its rounds in one compiled call when it can.
+        self._compiled_probe = (
+            self.rule_set.probe_and_play_out
+            if isinstance(self.rule_set, Complete) and self.rule_set.plays_out_compiled()
+            else None
+        )
         self.last_opened: list[tuple[int, int]] = []
         self.last_flagged: list[tuple[int, int]] = []
 
@@ -128,34 +134,28 @@ class Game:
 
         :param observer: watches the auto-solver's rounds (see :func:`autosolve`).
         """
-        self.minefield.check_cell(x, y)
-        self.last_opened, self.last_flagged = [], []
-        if self.minefield.state is not GameState.PLAYING or self.minefield.view[y, x] >= 0:
-            return self.state
-        if self.minefield.view[y, x] != -1:  # a flag
-            return self.state
+        minefield = self.minefield
+        minefield.check_cell(x, y)
+        if minefield.state is not GameState.PLAYING or minefield.view[y, x] != COVERED:
+            self.last_opened, self.last_flagged = [], []  # a probed cell or a flag
+            return minefield.state
         self.guesses += 1
-        # complete plays the probe and its rounds in one compiled call when it can.
-        played = (
-            self.rule_set.probe_and_play_out(self.minefield, x, y)
-            if observer is None and isinstance(self.rule_set, Complete)
-            and self.rule_set.plays_out_compiled()
-            else None
-        )
+        compiled_probe = self._compiled_probe if observer is None else None
+        played = None if compiled_probe is None else compiled_probe(minefield, x, y)
         if played is None:
-            opened = self.minefield.probe(x, y)
+            opened = minefield.probe(x, y)
             flagged: list[int] = []
             done = False
         else:
             opened, flagged, done = played
-        if not done and self.minefield.state is GameState.PLAYING:
-            more_opened, more_flagged = autosolve(self.minefield, self.rule_set, observer)
+        if not done and minefield.state is GameState.PLAYING:
+            more_opened, more_flagged = autosolve(minefield, self.rule_set, observer)
             opened += more_opened
             flagged += more_flagged
-        coordinates = cell_coordinates(self.width, self.height)
-        self.last_opened = [coordinates[i] for i in opened]
-        self.last_flagged = [coordinates[i] for i in flagged]
-        return self.state
+        where = cell_coordinates(minefield.width, minefield.height).__getitem__
+        self.last_opened = list(map(where, opened))
+        self.last_flagged = list(map(where, flagged)) if flagged else []
+        return minefield.state
 
     def toggle_flag(self, x: int, y: int) -> bool:
         """Flag or unflag a covered cell by hand; returns whether anything changed.

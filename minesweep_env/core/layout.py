@@ -78,6 +78,22 @@ class MineLayout:
         return cls.from_priorities(priorities, mine_count)
 
     @classmethod
+    def counted(
+        cls, mines: np.ndarray, priorities: np.ndarray, numbers: np.ndarray, mine_count: int
+    ) -> MineLayout:
+        """The layout ``MineLayout(mines, priorities)`` from parts already counted
+        elsewhere (a compiled kernel): ``mines`` bool and ``priorities`` int64 of one
+        (H, W) shape, ``numbers`` their int8 :func:`adjacent_mine_counts`, ``mine_count``
+        the mines. Taken as given, unchecked: a new game's layout skips a second count.
+        """
+        layout = object.__new__(cls)
+        for name, value in (("mines", mines), ("priorities", priorities), ("numbers", numbers)):
+            value.setflags(write=False)
+            object.__setattr__(layout, name, value)
+        object.__setattr__(layout, "_mine_count", mine_count)
+        return layout
+
+    @classmethod
     def from_rows(cls, rows: list[str]) -> MineLayout:
         """Build from strings of ``x`` (mine) and ``o`` (safe); for tests and examples."""
         return cls(mines=np.array([[c == "x" for c in row] for row in rows], dtype=bool))

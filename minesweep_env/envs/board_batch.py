@@ -147,6 +147,9 @@ class BoardBatch:
         self.settled = np.zeros(num_boards, dtype=bool)
         self._neighbours = neighbour_array(width, height)
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
+        # The compiled probes' constraints per board, kept with the view they describe.
+        self._seen: np.ndarray | None = None
+        self._track: np.ndarray | None = None
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
@@ -210,12 +213,83 @@ class BoardBatch:
         grid = self.view[board].reshape(self.height, self.width).copy()
         return Board(grid, int(self.mine_count[board]))
 
+    def probe_and_autosolve(
+        self, boards: np.ndarray, cells: np.ndarray, rule_sets: Sequence[RuleSet]
+    ) -> None:
+        """:meth:`probe` then :meth:`autosolve` on ``boards``: when every one of them plays
+        ``complete`` compiled, the probes, their floods and every board's rounds in one
+        compiled call, each board's constraints kept from step to step
+        (:func:`~minesweep_env.solver.probability.tracked_kernels.probe_play_many`)."""
+        compiled = jit.compiled()
+        if compiled is None or not all(
+            isinstance(rule_sets[board], Complete) and rule_sets[board].plays_out_compiled()
+            for board in boards.tolist()
+        ):
+            self.probe(boards, cells)
+            self.autosolve(boards, rule_sets)
+            return
+        from ..solver.probability import tracked_kernels
+        from ..solver.probability.proof_kernels import DEFER, FULL
+
+        self._first_clicks(boards, cells)
+        self.settled[boards] = False
+        self.probes[boards] += 1
+        self.guesses[boards] += 1
+        if self._seen is None:  # each board's kept constraints, made on first use
+            cells_count = self.width * self.height
+            self._seen = np.full((self.num_boards, cells_count), tracked_kernels.UNSEEN, np.int8)
+            shape = (self.num_boards, tracked_kernels.TRACK_ROWS, cells_count)
+            self._track = np.zeros(shape, np.int64)
+        assert self._track is not None
+        count = len(boards)
+        status = np.empty(count, dtype=np.int8)
+        won = np.zeros(count, dtype=bool)
+        lost = np.zeros(count, dtype=bool)
+        probabilities = np.empty((count, self.width * self.height))
+        tracked_kernels.probe_play_many(
+            self.view,
+            self.mines.view(np.int8),
+            self.numbers,
+            np.ascontiguousarray(boards, dtype=np.int64),
+            np.ascontiguousarray(cells, dtype=np.int64),
+            self.mine_count,
+            self.win_rule is WinRule.NOTHING_COVERED,
+            self.safe_left,
+            self.height,
+            self.width,
+            probabilities,
+            status,
+            won,
+            lost,
+            self._seen,
+            self._track,
+        )
+        self.state[boards[lost]] = LOST
+        self.state[boards[won]] = WON
+        settled = (status == FULL) & ~won & ~lost
+        self.probabilities[boards[settled]] = probabilities[settled]
+        self.settled[boards[settled]] = True
+        deferred = boards[(status == DEFER) & ~won & ~lost]
+        if len(deferred):
+            self._play_rounds(deferred, rule_sets)
+
     def probe(self, boards: np.ndarray, cells: np.ndarray) -> None:
         """The players' guesses: probe ``cells[k]`` on ``boards[k]``, then let the solver play.
 
         Every board must be playing and every cell covered (the env checks);
         a board appears at most once.
         """
+        self._first_clicks(boards, cells)
+        self.settled[boards] = False
+        self.probes[boards] += 1
+        self.guesses[boards] += 1
+        hit = self.mines[boards, cells]
+        self.state[boards[hit]] = LOST
+        self._open(boards[~hit], cells[~hit])
+        self._update_won(boards[~hit])
+
+    def _first_clicks(self, boards: np.ndarray, cells: np.ndarray) -> None:
+        """The first-click policy on the boards whose probe is their first."""
         first = self.probes[boards] == 0
         if self.first_click in (FirstClick.SAFE, FirstClick.ENDOH):
             # No mine under the click: these policies neither move one nor draw.
@@ -224,13 +298,6 @@ class BoardBatch:
             first[:] = False
         for board, cell in zip(boards[first].tolist(), cells[first].tolist(), strict=True):
             self._protect_first_click(board, cell)
-        self.settled[boards] = False
-        self.probes[boards] += 1
-        self.guesses[boards] += 1
-        hit = self.mines[boards, cells]
-        self.state[boards[hit]] = LOST
-        self._open(boards[~hit], cells[~hit])
-        self._update_won(boards[~hit])
 
     def _protect_first_click(self, board: int, cell: int) -> None:
         """The first-click policy on ``board``'s first probe, ``cell`` (as ``Minefield``'s)."""
@@ -277,6 +344,11 @@ class BoardBatch:
             if batched.any():
                 deferred = self._play_out_compiled(compiled, active[batched])
                 active = np.sort(np.concatenate([active[~batched], deferred]))
+        self._play_rounds(active, rule_sets)
+
+    def _play_rounds(self, active: np.ndarray, rule_sets: Sequence[RuleSet]) -> None:
+        """The auto-solver's rounds on the playing boards ``active``, proof by proof in
+        Python (:meth:`autosolve` after whatever was played compiled)."""
         while len(active):
             mine_boards: list[int] = []
             mine_cells: list[int] = []

@@ -17,6 +17,8 @@ import numpy as np
 RESET_OPTIONS = ("layout", "map")
 """The ``reset(options=...)`` keys the env reads; any other key is refused."""
 
+_BOOLS = (bool, np.bool_)
+
 
 def action_index(action: Any, cells: int) -> int:
     """The cell index an action names, or a clear error for anything but an integer.
@@ -29,7 +31,12 @@ def action_index(action: Any, cells: int) -> int:
     :raises TypeError: when ``action`` is not an integer.
     :raises ValueError: when it is outside ``Discrete(cells)``.
     """
-    if isinstance(action, bool | np.bool_):
+    kind = type(action)
+    if kind is int or kind is np.int64:  # the usual actions, checked in one step
+        if 0 <= action < cells:
+            return int(action)
+        raise ValueError(f"action {action} is outside Discrete({cells})")
+    if isinstance(action, _BOOLS):
         raise TypeError(f"action must be an integer cell index, got the bool {action!r}")
     try:
         index = operator.index(action)

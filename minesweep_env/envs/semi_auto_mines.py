@@ -14,6 +14,7 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
+from ..core.board import Board
 from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
@@ -21,6 +22,7 @@ from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
+from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from .checks import action_index, check_reset_options
 from .maps import Map, MapSource, check_same_size, load_maps
@@ -38,6 +40,9 @@ REWARD_MODES = ("win-loss", "progress")
 
 _SEED_BOUND = 2**63
 """Layout and first-click seeds are drawn below this bound from ``np_random``."""
+
+_STATE_NAMES = {state: state.value for state in GameState}
+"""``info["state"]`` of each game state (a dict lookup is cheaper than ``.value``)."""
 
 class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     """
@@ -325,10 +330,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.info_probability = bool(info_probability)
         self.render_mode = render_mode
 
-        self.action_space = gym.spaces.Discrete(self.width * self.height)
+        self._cells = self.width * self.height
+        self.action_space = gym.spaces.Discrete(self._cells)
         self.observation_space = observation_space(obs_mode, self.width, self.height)
 
         self.game: Game | None = None
+        self._flat_view = np.empty(0, np.int8)  # the game's view, flat (set by reset)
         self.map_path: str | None = None
         self.map_start: tuple[int, int] | None = None
         self.layout_seed: int | None = None
@@ -338,6 +345,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self._probability_plane = ProbabilityPlane(
             self.rule_set.known_weights, self.rule_set.known_probabilities
         )
+        self._known_probabilities = self.rule_set.known_probabilities
         self._renderer: Any = None
         self._window: Any = None
 
@@ -395,7 +403,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             layout = self._play_map(self.maps[map_index])
         else:
             self.layout_seed = layout_seed
-            layout = MineLayout.random(self.width, self.height, self.mines, game_rng)
+            layout = self._random_layout(game_rng)
         self.game = Game(
             layout,
             self.rule_set,
@@ -405,6 +413,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         )
         self.steps = 0
         self._probabilities = None
+        self._flat_view = self.game.minefield.view.reshape(-1)  # the view's own memory
         info = self._info()
         if self.render_mode == "human":
             self.render()
@@ -415,10 +424,10 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Probe the cell ``action`` (``y * W + x``); the auto-solver then plays out its proofs."""
         game = self._require_game()
-        index = action_index(action, self.width * self.height)
+        index = action_index(action, self._cells)
         self.steps += 1
         minefield = game.minefield
-        valid = self._playing() and minefield.view.flat[index] == COVERED
+        valid = minefield.state is GameState.PLAYING and self._flat_view[index] == COVERED
         if valid:
             probability = self._chosen_probability(index) if self.info_probability else np.nan
             state = game.probe(index % self.width, index // self.width)
@@ -461,9 +470,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         the last mask to the policy before the env resets).
         """
         game = self._require_game()
-        if not self._playing():
-            return np.ones(self.width * self.height, dtype=bool)
-        return game.minefield.view.reshape(-1) == COVERED
+        if game.minefield.state is not GameState.PLAYING:
+            return np.ones(self._cells, dtype=bool)
+        return np.equal(self._flat_view, COVERED)
 
     def render(self) -> str | np.ndarray | None:
         """The position in ``render_mode``: text, an RGB array, or a window (returns None)."""
@@ -504,6 +513,22 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         assert self.game is not None
         return self.game.state is GameState.PLAYING
 
+    def _random_layout(self, rng: np.random.Generator) -> MineLayout:
+        """``MineLayout.random(W, H, mines, rng)``: the same draw, the same layout; its
+        mines and numbers counted in one compiled call once the kernels are loaded."""
+        if jit.compiled() is None:
+            return MineLayout.random(self.width, self.height, self.mines, rng)
+        from ..solver.probability.play_kernels import layout_from_priorities
+
+        priorities = rng.permutation(self._cells)  # MineLayout.random's one draw
+        mines = np.empty(self._cells, dtype=bool)
+        numbers = np.empty(self._cells, dtype=np.int8)
+        layout_from_priorities(priorities, self.mines, self.height, self.width, mines, numbers)
+        shape = (self.height, self.width)
+        return MineLayout.counted(
+            mines.reshape(shape), priorities.reshape(shape), numbers.reshape(shape), self.mines
+        )
+
     def _given_layout(self, layout: Any) -> MineLayout:
         if not isinstance(layout, MineLayout):
             raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
@@ -531,11 +556,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             )
 
     def _info(self) -> dict[str, Any]:
-        assert self.game is not None
+        game = self._require_game()
         return {
             "action_mask": self.action_masks(),
-            "guesses": self.game.guesses,
-            "state": self.game.state.value,
+            "guesses": game.guesses,
+            "state": _STATE_NAMES[game.minefield.state],
             "map": self.map_path,
             "start": self.map_start,
             "layout_seed": self.layout_seed,
@@ -582,6 +607,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         minefield = self._require_game().minefield
         if minefield.probes == 0:
             return self._first_click_probability()
+        # The rule set's floats of this very position when it has them: the live view
+        # is only compared with its record, so it need not be copied.
+        known = self._known_probabilities(Board(minefield.view, minefield.mine_count))
+        if known is not None:
+            return float(known.flat[index])
         return self._probability_plane.probability(minefield.board(), index)
 
     def _probability_of_shown(self, index: int) -> float:

@@ -372,8 +372,15 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
         probability = np.zeros(n, dtype=np.float64)
         if self.info_probability:
-            for board, cell in zip(probed, probed_cells, strict=True):
-                probability[board] = self._chosen_probability(board, int(cell))
+            # The compiled auto-solver's floats of each settled board, read in one gather.
+            gather = boards.settled[probed] & (boards.probes[probed] != 0)
+            if self.obs_mode == "planes+probabilities":
+                gather[:] = False
+            probability[probed[gather]] = boards.probabilities[probed[gather], probed_cells[gather]]
+            for board, cell in zip(
+                probed[~gather].tolist(), probed_cells[~gather].tolist(), strict=True
+            ):
+                probability[board] = self._chosen_probability(board, cell)
         else:
             probability[probed] = np.nan
         # What an invalid action's cell is known to be: a flag is a mine, a number is not.
@@ -381,8 +388,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         rewards[invalid] = self.invalid_action_reward
 
         before = boards.view[probed].copy()
-        boards.probe(probed, probed_cells)
-        boards.autosolve(probed, self.rule_sets)
+        boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
         after = boards.view[probed]
         won = boards.state[probed] == WON
         lost = boards.state[probed] == LOST
@@ -415,7 +421,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             lists[board] = []
         rows, flat = np.nonzero(cells)
         coordinates = cell_coordinates(self.width, self.height)
-        pairs = [coordinates[cell] for cell in flat.tolist()]
+        pairs = list(map(coordinates.__getitem__, flat.tolist()))
         counts = np.bincount(rows, minlength=len(probed))
         ends = np.cumsum(counts)
         # Starts from the counts, not [0, *ends[:-1]]: that has one entry too many

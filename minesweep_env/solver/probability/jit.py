@@ -114,7 +114,12 @@ class CompiledPaths(NamedTuple):
 
 
 KERNEL_SOURCES = (
-    "kernels.py", "proof_kernels.py", "play_kernels.py", "greedy_kernels.py", "choice_kernels.py"
+    "kernels.py",
+    "proof_kernels.py",
+    "play_kernels.py",
+    "tracked_kernels.py",
+    "greedy_kernels.py",
+    "choice_kernels.py",
 )
 """The files, next to this one, whose code numba compiles and caches."""
 

@@ -206,6 +206,23 @@ def open_many(views, numbers, boards, cells, height, width, opened):
         opened[b] += _flood(cells[k], view, numbers[b], buffer, 0, stack)
 
 
+@njit(cache=True)
+def layout_from_priorities(priorities, mine_count, height, width, mines, numbers):
+    """``MineLayout.from_priorities``'s mines and numbers of flat ``priorities``: a cell
+    is a mine when its priority is below ``mine_count``; ``mines`` (bool) and
+    ``numbers`` (int8, the mines around each cell) flat (H * W), written here."""
+    for i in range(height * width):
+        mines[i] = priorities[i] < mine_count
+        numbers[i] = 0
+    for i in range(height * width):
+        if mines[i]:
+            y, x = i // width, i % width
+            for ny in range(max(y - 1, 0), min(y + 2, height)):
+                for nx in range(max(x - 1, 0), min(x + 2, width)):
+                    numbers[ny * width + nx] += 1
+            numbers[i] -= 1
+
+
 def _probe_signature(mines_readonly: bool) -> tuple:
     flat_int64 = types.Array(types.int64, 1, "C")
     return (
@@ -227,9 +244,23 @@ PROBE_SIGNATURES = (_probe_signature(True), _probe_signature(False))
 layout's read-only arrays (its mines are writable only when given non-contiguous)."""
 
 
+LAYOUT_SIGNATURE = (
+    types.Array(types.int64, 1, "C"),
+    types.int64,
+    types.int64,
+    types.int64,
+    types.Array(types.boolean, 1, "C"),
+    types.Array(types.int8, 1, "C"),
+)
+"""The signature the env calls :func:`layout_from_priorities` with."""
+
+
 def compile_probe_kernel() -> None:
-    """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` (the warm-up does,
-    so numba's cache holds it and no game compiles it)."""
+    """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` and the env's
+    :func:`layout_from_priorities` (the warm-up does, so numba's cache holds them and
+    no game compiles them)."""
     for signature in PROBE_SIGNATURES:
         if signature not in probe_play_out_into.overloads:
             probe_play_out_into.compile(signature)
+    if LAYOUT_SIGNATURE not in layout_from_priorities.overloads:
+        layout_from_priorities.compile(LAYOUT_SIGNATURE)

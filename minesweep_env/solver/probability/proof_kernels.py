@@ -256,6 +256,15 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities, work
     # 3. Nothing cheap: the full count, and the cells whose weight one way is 0.
     if covered > MAX_COVERED:
         return DEFER
+    return full_count(flat, height, width, has_total, total, codes, probabilities)
+
+
+@njit(cache=True)
+def full_count(flat, height, width, has_total, total, codes, probabilities):
+    """Step 3 of :func:`prove_flat`: weigh every group of cells, a cell safe (a mine) iff
+    the weight of the layouts with (without) a mine on it is 0, into ``codes`` (which
+    must hold 0 on every cell), and the probabilities written; :data:`FULL`, or
+    :data:`DEFER` when the count does not fit machine numbers."""
     ok, group_cells, start, off, w_mine, w_free = weigh_groups(
         flat, height, width, total if has_total else -1, probabilities
     )

@@ -232,9 +232,9 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
 def _probe_kernels() -> tuple[ModuleType, ModuleType]:
     """The kernel modules of :meth:`Complete.probe_and_play_out`, imported once they are
     wanted (importing them imports numba)."""
-    from ..probability import play_kernels, proof_kernels
+    from ..probability import proof_kernels, tracked_kernels
 
-    return play_kernels, proof_kernels
+    return tracked_kernels, proof_kernels
 
 
 class Complete(RuleSet):
@@ -249,6 +249,9 @@ class Complete(RuleSet):
         self._settled: tuple[bytes, int | None, np.ndarray] | None = None
         self._tracked: TrackedConstraints | None = None
         self._opened = self._flagged = np.empty(0, np.int64)
+        # The compiled probe's constraints, kept between probes with the view they describe.
+        self._seen = np.empty(0, np.int8)
+        self._kept = np.empty((0, 0), np.int64)
 
     def known_weights(self, board: Board) -> Weights | None:
         """The engine's exact weights for ``board`` if the last full run was on it.
@@ -343,15 +346,17 @@ class Complete(RuleSet):
         """
         if jit.compiled() is None:
             return None
-        play_kernels, proof_kernels = _probe_kernels()
+        tracked_kernels, proof_kernels = _probe_kernels()
         minefield.apply_first_click(x, y)
         size = minefield.width * minefield.height
         if len(self._opened) != size:  # the cells opened and flagged, reused
             self._opened, self._flagged = np.empty(size, np.int64), np.empty(size, np.int64)
+            self._seen = np.full(size, tracked_kernels.UNSEEN, np.int8)
+            self._kept = np.zeros((tracked_kernels.TRACK_ROWS, size), np.int64)
         opened, flagged = self._opened, self._flagged
         probabilities = np.empty(size)  # kept by remember_settled: one per call
         mines, numbers = minefield.flat_layout()
-        status, opened_count, flagged_count, left, won, lost = play_kernels.probe_play_out_into(
+        status, opened_count, flagged_count, left, won, lost = tracked_kernels.probe_play_tracked(
             minefield.view,
             mines,
             numbers,
@@ -362,6 +367,8 @@ class Complete(RuleSet):
             opened,
             flagged,
             probabilities,
+            self._seen,
+            self._kept,
         )
         minefield.record_probe(x, y, minefield.safe_cells_left - left)
         if status == proof_kernels.FULL and not won and not lost:

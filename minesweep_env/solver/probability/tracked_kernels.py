@@ -1,0 +1,432 @@
+"""Compiled auto-solver of rule set ``complete`` that keeps a game's constraints between calls.
+
+:func:`~.play_kernels.probe_play_out_into` reads the whole board in every round
+(every number's need and covered cells) and looks at every number and every
+pair of numbers again, although a probe and a round change a few cells. Here a
+game's constraints are kept between rounds and between calls: per number the
+mines it still needs and its covered cells (a 9-bit mask of its window), with a
+copy of the view they describe (``seen``). A call brings them up to date with
+the cells that changed (the probe's flood, each round's flags and openings), and
+the cheap rules look only at the numbers around those cells (a work list), as
+:mod:`~minesweep_env.solver.rules.complete`'s Python path does with its dirty
+numbers. A view that differs from ``seen`` (a new game, a hand flag, a round the
+Python path played) is read afresh.
+
+Same proofs, so the same games: the cheap rules only ever add decided cells and
+each rule holds whatever else is decided, so their fixed point does not depend
+on the order they are tried in; a number or a pair that proved nothing proves
+nothing until one of its numbers changes, so looking only at changed numbers
+reaches the same fixed point. The full count runs, as in
+:func:`~.proof_kernels.prove_flat`, exactly when that fixed point is empty,
+and every round flags and opens in increasing cell order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from ...core.cells import COVERED, FLAGGED
+from .play_kernels import _flood
+from .proof_kernels import (
+    _POPCOUNT,
+    _SHARED,
+    CHEAP,
+    DEFER,
+    MAX_COVERED,
+    MINE,
+    SAFE,
+    _mark_bits,
+    full_count,
+)
+
+NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
+"""Rows of ``track`` indexed by cell: the constraints kept between calls (a number's
+need and covered-cell mask), then flags that are all 0 between calls."""
+WORK, LONE, PAIRS, CHANGED, MARKED, STACK = 7, 8, 9, 10, 11, 12
+"""Rows of ``track`` used as lists of cells within a call."""
+TRACK_ROWS = 13
+"""Rows of the ``track`` array (int64, (TRACK_ROWS, H * W)) a game keeps."""
+
+UNSEEN = 127
+"""``seen[0]`` when the kept constraints describe no view (no view code is 127)."""
+
+
+@njit(cache=True)
+def _refresh(cell, flat, height, width, track):
+    """Read number ``cell``'s need and covered mask from the view; False when the
+    number cannot hold (more flags around it than it says, or too few covered cells)."""
+    value = np.int64(flat[cell])
+    y, x = cell // width, cell % width
+    room = 0
+    flagged = 0
+    mask = 0
+    for ny in range(max(y - 1, 0), min(y + 2, height)):
+        for nx in range(max(x - 1, 0), min(x + 2, width)):
+            code = flat[ny * width + nx]
+            if code == COVERED:
+                room += 1
+                mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
+            elif code == FLAGGED:
+                flagged += 1
+    track[NEED, cell] = value - flagged
+    track[MASK, cell] = mask
+    return 0 <= value - flagged <= room
+
+
+@njit(cache=True)
+def _read_all(flat, height, width, track):
+    """Every number's constraint read afresh, all of them on the work lists; returns
+    how many are listed, or -1 when a number cannot hold."""
+    listed = 0
+    for i in range(height * width):
+        track[MASK, i] = 0
+        if flat[i] < 0:
+            continue
+        if not _refresh(i, flat, height, width, track):
+            return -1
+        if track[MASK, i] != 0:
+            track[LONE, listed] = i
+            track[PAIRS, listed] = i
+            track[IN_PAIRS, i] = 1
+            listed += 1
+    return listed
+
+
+@njit(cache=True)
+def _note_around(cells, first, last, flat, height, width, track, count):
+    """Add to ``track[WORK]`` (``count`` entries so far) the numbers in the windows of
+    ``cells[first:last]``, the cells that changed; returns the new count."""
+    for k in range(first, last):
+        cell = cells[k]
+        y, x = cell // width, cell % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                number = ny * width + nx
+                if flat[number] >= 0 and not track[LISTED, number]:
+                    track[LISTED, number] = 1
+                    track[WORK, count] = number
+                    count += 1
+    return count
+
+
+@njit(cache=True)
+def _reread(count, flat, height, width, track):
+    """The ``count`` numbers of ``track[WORK]`` read afresh and those with covered cells
+    put on the work lists; returns how many, or -1 when one cannot hold."""
+    listed = 0
+    ok = True
+    for k in range(count):
+        number = track[WORK, k]
+        track[LISTED, number] = 0
+        ok &= _refresh(number, flat, height, width, track)
+        if track[MASK, number] != 0:
+            track[LONE, listed] = number
+            track[PAIRS, listed] = number
+            track[IN_PAIRS, number] = 1
+            listed += 1
+    return listed if ok else -1
+
+
+@njit(cache=True)
+def _pairs_of(listed, height, width, track):
+    """Each listed number with each number sharing an undecided cell with it (as
+    :func:`~.proof_kernels._pairs` proves them); returns how many cells it marked."""
+    need, masks, marks, marked = track[NEED], track[MASK], track[MARKS], track[MARKED]
+    count = 0
+    for k in range(listed):
+        pa = track[PAIRS, k]
+        mask_a = masks[pa]
+        if mask_a == 0:
+            continue
+        ya, xa = pa // width, pa % width
+        for ny in range(max(ya - 2, 0), min(ya + 3, height)):
+            for nx in range(max(xa - 2, 0), min(xa + 3, width)):
+                pb = ny * width + nx
+                # Two listed numbers make their pair once, from the first of them.
+                if pb == pa or masks[pb] == 0 or (pb < pa and track[IN_PAIRS, pb]):
+                    continue
+                oy, ox = ny - ya, nx - xa
+                shared_a = mask_a & _SHARED[oy + 2, ox + 2]
+                shared = _POPCOUNT[shared_a]
+                if shared == 0:
+                    continue
+                only_a_bits = mask_a & ~_SHARED[oy + 2, ox + 2]
+                only_b_bits = masks[pb] & ~_SHARED[2 - oy, 2 - ox]
+                need_a, need_b = need[pa], need[pb]
+                only_a = _POPCOUNT[only_a_bits]
+                only_b = _POPCOUNT[only_b_bits]
+                low = max(0, need_a - only_a, need_b - only_b)
+                high = min(need_a, need_b, shared)
+                if high == 0:
+                    count = _mark_bits(shared_a, pa, width, SAFE, marks, marked, count)
+                elif low == shared:
+                    count = _mark_bits(shared_a, pa, width, MINE, marks, marked, count)
+                if only_a:
+                    if need_a - low <= 0:
+                        count = _mark_bits(only_a_bits, pa, width, SAFE, marks, marked, count)
+                    elif need_a - high >= only_a:
+                        count = _mark_bits(only_a_bits, pa, width, MINE, marks, marked, count)
+                if only_b:
+                    if need_b - low <= 0:
+                        count = _mark_bits(only_b_bits, pb, width, SAFE, marks, marked, count)
+                    elif need_b - high >= only_b:
+                        count = _mark_bits(only_b_bits, pb, width, MINE, marks, marked, count)
+    return count
+
+
+@njit(cache=True)
+def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
+    """The cheap rules' fixed point from the listed numbers: :data:`SAFE` / :data:`MINE`
+    bits into ``track[CODES]`` (the kept constraints lose the decided cells as they go,
+    as the board will once the round is played). Returns how many cells it decided.
+
+    As :func:`~.proof_kernels.prove_flat`'s rounds: the bare mine count, else each
+    number alone, and only when those find nothing, each pair; numbers alone are
+    looked at when they changed, pairs when one of them changed since pairs last ran.
+    """
+    need, masks, marks, marked, codes = (
+        track[NEED], track[MASK], track[MARKS], track[MARKED], track[CODES]
+    )
+    lone = listed
+    pairs = listed
+    decided = 0
+    while True:
+        count = 0
+        pairs_round = False
+        if has_total and (left == 0 or left == covered):
+            code = SAFE if left == 0 else MINE
+            for i in range(height * width):
+                if flat[i] == COVERED and codes[i] == 0:
+                    marks[i] = code
+                    marked[count] = i
+                    count += 1
+        else:
+            for k in range(lone):
+                c = track[LONE, k]
+                mask = masks[c]
+                if mask != 0:
+                    if need[c] == 0:
+                        count = _mark_bits(mask, c, width, SAFE, marks, marked, count)
+                    elif need[c] == _POPCOUNT[mask]:
+                        count = _mark_bits(mask, c, width, MINE, marks, marked, count)
+            if count == 0:
+                pairs_round = True
+                count = _pairs_of(pairs, height, width, track)
+        if pairs_round:
+            for k in range(pairs):
+                track[IN_PAIRS, track[PAIRS, k]] = 0
+            pairs = 0
+        if count == 0:
+            for k in range(pairs):
+                track[IN_PAIRS, track[PAIRS, k]] = 0
+            return decided
+        decided += count
+        changed = 0
+        mines = 0
+        for k in range(count):
+            cell = marked[k]
+            mark = marks[cell]
+            marks[cell] = 0
+            codes[cell] |= mark
+            if mark & MINE:
+                mines += 1
+            y, x = cell // width, cell % width
+            for ny in range(max(y - 1, 0), min(y + 2, height)):
+                for nx in range(max(x - 1, 0), min(x + 2, width)):
+                    c = ny * width + nx
+                    if masks[c] == 0:
+                        continue
+                    # The cell is at (y - ny, x - nx) from that number.
+                    masks[c] &= ~(1 << ((y - ny + 1) * 3 + x - nx + 1))
+                    if mark & MINE:
+                        need[c] -= 1
+                    if not track[IN_CHANGED, c]:
+                        track[IN_CHANGED, c] = 1
+                        track[CHANGED, changed] = c
+                        changed += 1
+        covered -= count
+        left -= mines
+        for k in range(changed):
+            c = track[CHANGED, k]
+            track[IN_CHANGED, c] = 0
+            track[LONE, k] = c
+            if not track[IN_PAIRS, c]:
+                track[IN_PAIRS, c] = 1
+                track[PAIRS, pairs] = c
+                pairs += 1
+        lone = changed
+
+
+@njit(cache=True)
+def _same_view(flat, seen):
+    """Whether the view is the one the kept constraints describe."""
+    for i in range(len(flat)):  # noqa: SIM110 - a compiled loop, not a generator
+        if flat[i] != seen[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_left,
+                       opened, flagged, probabilities, seen, track):
+    """:func:`~.play_kernels.probe_play_out_into` (same arguments, same returns, the same
+    cells opened and flagged in the same order) with the game's constraints kept.
+
+    :param seen: int8 (H * W): the view ``track`` describes, kept by the caller
+        between calls (any contents at first: a view that differs is read afresh).
+    :param track: int64 (:data:`TRACK_ROWS`, H * W), kept with ``seen``.
+    """
+    if mines[cell]:
+        return CHEAP, 0, 0, safe_left, False, True
+    height, width = view.shape
+    n = height * width
+    flat = view.reshape(n)
+    kept = _same_view(flat, seen)
+    seen[0] = UNSEEN  # until the constraints describe the view again
+    flags = 0
+    covered = 0
+    for i in range(n):
+        if flat[i] == FLAGGED:
+            flags += 1
+        elif flat[i] == COVERED:
+            covered += 1
+    stack = track[STACK]
+    count = _flood(cell, view, numbers, opened, 0, stack)
+    safe_left -= count
+    covered -= count
+    won = safe_left == 0
+    if won and nothing_covered:
+        won = covered == 0
+    if won:
+        return CHEAP, count, 0, safe_left, True, False
+    for row in range(LISTED, CODES + 1):
+        track[row, :] = 0
+    if kept:
+        listed = _reread(_note_around(opened, 0, count, flat, height, width, track, 0), flat,
+                         height, width, track)
+    else:
+        listed = _read_all(flat, height, width, track)
+    left = total - flags
+    if listed < 0 or left < 0:
+        return DEFER, count, 0, safe_left, False, False
+    flags_set = 0
+    codes = track[CODES]
+    while True:
+        status = CHEAP
+        if _cheap_rounds(flat, height, width, True, left, covered, listed, track) == 0:
+            if covered > MAX_COVERED:
+                return DEFER, count, flags_set, safe_left, False, False
+            status = full_count(flat, height, width, True, total, codes, probabilities)
+            if status == DEFER:
+                return DEFER, count, flags_set, safe_left, False, False
+        # A proof that could lose (a safe cell that is a mine: only behind a wrong
+        # flag) is left to the Python path, which plays it in its own order.
+        for i in range(n):
+            if (codes[i] & SAFE and mines[i]) or codes[i] == SAFE | MINE:
+                return DEFER, count, flags_set, safe_left, False, False
+        first_flag = flags_set
+        for i in range(n):
+            if codes[i] & MINE and flat[i] == COVERED:
+                flat[i] = FLAGGED
+                flagged[flags_set] = i
+                flags_set += 1
+        before = count
+        for i in range(n):
+            if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
+                count = _flood(i, view, numbers, opened, count, stack)
+        codes[:] = 0
+        safe_left -= count - before
+        covered -= count - before + flags_set - first_flag
+        left -= flags_set - first_flag
+        won = safe_left == 0
+        if won and nothing_covered:
+            won = covered == 0
+        if won:
+            return status, count, flags_set, safe_left, True, False
+        if count == before and flags_set == first_flag:  # only a full count proves nothing
+            seen[:] = flat
+            return status, count, flags_set, safe_left, False, False
+        changed = _note_around(flagged, first_flag, flags_set, flat, height, width, track, 0)
+        changed = _note_around(opened, before, count, flat, height, width, track, changed)
+        listed = _reread(changed, flat, height, width, track)
+        if listed < 0 or left < 0:
+            return DEFER, count, flags_set, safe_left, False, False
+
+
+@njit(cache=True)
+def probe_play_many(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
+                    height, width, probabilities, status, won, lost, seen, track):
+    """:func:`probe_play_tracked` on board ``boards[k]`` of a batch, probing ``cells[k]``.
+
+    :param views: int8 (N, H * W) views, changed in place; ``mines`` (1 on a mine) and
+        ``numbers`` int8 (N, H * W); ``totals`` int64 (N); ``safe_left`` int64 (N), updated.
+    :param probabilities: float64 (len(boards), H * W): row k the settled position's of
+        board ``boards[k]`` when ``status[k]`` is :data:`FULL` and it neither won nor lost.
+    :param status: int8 (len(boards)): each board's last round's status; ``won`` and
+        ``lost`` bool (len(boards)).
+    :param seen: int8 (N, H * W) and ``track`` int64 (N, :data:`TRACK_ROWS`, H * W): each
+        board's kept constraints.
+    """
+    n = height * width
+    opened = np.empty(n, np.int64)
+    flagged = np.empty(n, np.int64)
+    for k in range(len(boards)):
+        b = boards[k]
+        result = probe_play_tracked(
+            views[b].reshape((height, width)), mines[b], numbers[b], cells[k], totals[b],
+            nothing_covered, safe_left[b], opened, flagged, probabilities[k], seen[b], track[b],
+        )
+        status[k] = result[0]
+        safe_left[b] = result[3]
+        won[k] = result[4]
+        lost[k] = result[5]
+
+
+def _signature(mines_readonly: bool) -> tuple:
+    flat_int64 = types.Array(types.int64, 1, "C")
+    return (
+        types.Array(types.int8, 2, "C"),
+        types.Array(types.boolean, 1, "C", readonly=mines_readonly),
+        types.Array(types.int8, 1, "C", readonly=True),
+        types.int64,
+        types.int64,
+        types.boolean,
+        types.int64,
+        flat_int64,
+        flat_int64,
+        types.Array(types.float64, 1, "C"),
+        types.Array(types.int8, 1, "C"),
+        types.Array(types.int64, 2, "C"),
+    )
+
+
+SIGNATURES = (_signature(True), _signature(False))
+"""The signatures ``Complete.probe_and_play_out`` calls :func:`probe_play_tracked` with (a
+layout's mines are read-only, or writable when given non-contiguous)."""
+
+
+def _many_signature() -> tuple:
+    int8_2d, int64_1d = types.Array(types.int8, 2, "C"), types.Array(types.int64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return (
+        int8_2d, int8_2d, int8_2d, int64_1d, int64_1d, int64_1d, types.boolean, int64_1d,
+        types.int64, types.int64, types.Array(types.float64, 2, "C"),
+        types.Array(types.int8, 1, "C"), bool_1d, bool_1d, int8_2d,
+        types.Array(types.int64, 3, "C"),
+    )
+
+
+MANY_SIGNATURE = _many_signature()
+"""The signature the vector env's batch calls :func:`probe_play_many` with."""
+
+
+def compile_kernels() -> None:
+    """Compile :func:`probe_play_tracked` for :data:`SIGNATURES` and :func:`probe_play_many`
+    for :data:`MANY_SIGNATURE` (the warm-up does, so numba's cache holds them and no game
+    compiles them)."""
+    for signature in SIGNATURES:
+        if signature not in probe_play_tracked.overloads:
+            probe_play_tracked.compile(signature)
+    if MANY_SIGNATURE not in probe_play_many.overloads:
+        probe_play_many.compile(MANY_SIGNATURE)

@@ -1,0 +1,161 @@
+"""The compiled probe that keeps a game's constraints plays exactly as the one that rereads them.
+
+``tracked_kernels.probe_play_tracked`` keeps each number's need and covered cells
+between rounds and probes and looks only at the numbers that changed;
+``play_kernels.probe_play_out_into`` reads the whole board every round. Both must
+open and flag the same cells in the same order, end in the same view with the same
+status, and write the same probabilities, along whole games (the constraints kept
+from probe to probe) and on positions changed behind the kept constraints' back (a
+hand flag, a wrong flag, a new game), which must be read afresh.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.core.layout import MineLayout
+
+play_kernels = pytest.importorskip("minesweep_env.solver.probability.play_kernels")
+from minesweep_env.solver.probability import proof_kernels, tracked_kernels  # noqa: E402
+
+SIZES = [(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20), (5, 5, 3)]
+
+
+class Pair:
+    """One game played by both kernels side by side, with the tracked one's kept state."""
+
+    def __init__(self, layout: MineLayout, nothing_covered: bool = False) -> None:
+        self.mines = layout.mines.reshape(-1)
+        self.numbers = layout.numbers.reshape(-1)
+        self.total = layout.mine_count
+        self.view = np.full(layout.mines.shape, COVERED, np.int8)
+        self.safe_left = self.mines.size - self.total
+        self.nothing_covered = nothing_covered
+        size = self.mines.size
+        self.seen = np.full(size, tracked_kernels.UNSEEN, np.int8)
+        self.track = np.zeros((tracked_kernels.TRACK_ROWS, size), np.int64)
+
+    def probe(self, cell: int) -> tuple:
+        """Probe ``cell`` with both kernels; assert they agree; play on with the result."""
+        size = self.mines.size
+        results = []
+        for tracked in (False, True):
+            view = self.view.copy()
+            opened, flagged = np.empty(size, np.int64), np.empty(size, np.int64)
+            probabilities = np.full(size, -1.0)
+            args = (view, self.mines, self.numbers, cell, self.total, self.nothing_covered,
+                    self.safe_left, opened, flagged, probabilities)
+            if tracked:
+                out = tracked_kernels.probe_play_tracked(*args, self.seen, self.track)
+            else:
+                out = play_kernels.probe_play_out_into(*args)
+            status, opened_count, flagged_count = out[0], out[1], out[2]
+            settled = status == proof_kernels.FULL and not out[4] and not out[5]
+            results.append((
+                tuple(out), view, opened[:opened_count].tolist(), flagged[:flagged_count].tolist(),
+                probabilities if settled else None,
+            ))
+        (want, want_view, want_opened, want_flagged, want_p), (got, view, opened, flagged, p) = (
+            results
+        )
+        assert got == want
+        assert np.array_equal(view, want_view)
+        assert opened == want_opened
+        assert flagged == want_flagged
+        if want_p is not None:
+            covered = want_view.reshape(-1) == COVERED
+            assert np.array_equal(p[covered], want_p[covered])
+        self.view = view
+        self.safe_left = got[3]
+        return got
+
+
+def _play(pair: Pair, rng: np.random.Generator, tamper: float = 0.0) -> int:
+    """A random masked game on ``pair``; returns the probes made."""
+    probes = 0
+    while True:
+        covered = np.flatnonzero(pair.view.reshape(-1) == COVERED)
+        if len(covered) == 0:
+            return probes
+        if tamper and rng.random() < tamper:
+            # A hand flag (maybe wrong) or a flag taken back: the kept constraints are stale.
+            cell = int(rng.choice(covered))
+            pair.view.reshape(-1)[cell] = FLAGGED
+            continue
+        status, _, _, _, won, lost = pair.probe(int(rng.choice(covered)))
+        probes += 1
+        if won or lost or status == proof_kernels.DEFER:
+            return probes
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("nothing_covered", [False, True])
+def test_whole_games_play_the_same(size, nothing_covered) -> None:
+    width, height, mines = size
+    rng = np.random.default_rng(width * 1000 + height + nothing_covered)
+    probes = 0
+    for _ in range(60):
+        layout = MineLayout.random(width, height, mines, rng)
+        probes += _play(Pair(layout, nothing_covered), rng)
+    assert probes > 60
+
+
+@pytest.mark.parametrize("size", SIZES[:3])
+def test_kept_constraints_survive_a_new_game_and_hand_flags(size) -> None:
+    """One kept state across games and hand-placed (sometimes wrong) flags."""
+    width, height, mines = size
+    rng = np.random.default_rng(7 + width)
+    shared = Pair(MineLayout.random(width, height, mines, rng))
+    for game in range(40):
+        pair = Pair(MineLayout.random(width, height, mines, rng))
+        pair.seen, pair.track = shared.seen, shared.track  # the same arrays, game after game
+        _play(pair, rng, tamper=0.15 if game % 2 else 0.0)
+
+
+@pytest.mark.parametrize("size", SIZES[:3])
+def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
+    """``probe_play_many``: every board of a batch, step after step, as ``probe_play_out_into``
+    plays it alone (boards that end start a new game, their kept constraints left as they are)."""
+    width, height, mines = size
+    boards, cells = 12, width * height
+    rng = np.random.default_rng(3 + width)
+    layouts = [MineLayout.random(width, height, mines, rng) for _ in range(boards)]
+    views = np.full((boards, cells), COVERED, np.int8)
+    seen = np.full((boards, cells), tracked_kernels.UNSEEN, np.int8)
+    track = np.zeros((boards, tracked_kernels.TRACK_ROWS, cells), np.int64)
+    ended = 0
+    for _ in range(40):
+        all_mines = np.array([layout.mines.reshape(-1) for layout in layouts], np.int8)
+        all_numbers = np.array([layout.numbers.reshape(-1) for layout in layouts], np.int8)
+        totals = np.array([layout.mine_count for layout in layouts], np.int64)
+        safe_left = cells - totals - (views >= 0).sum(axis=1)
+        playing = np.arange(boards, dtype=np.int64)
+        probes = np.array([rng.choice(np.flatnonzero(view == COVERED)) for view in views])
+        want = []
+        for board, cell in zip(playing, probes, strict=True):
+            view = views[board].reshape(height, width).copy()
+            opened, flagged = np.empty(cells, np.int64), np.empty(cells, np.int64)
+            out = play_kernels.probe_play_out_into(
+                view, all_mines[board].astype(bool), all_numbers[board], int(cell),
+                int(totals[board]), False, int(safe_left[board]), opened, flagged,
+                np.empty(cells),
+            )
+            want.append((out, view.reshape(-1)))
+        status = np.empty(boards, np.int8)
+        won, lost = np.zeros(boards, bool), np.zeros(boards, bool)
+        tracked_kernels.probe_play_many(
+            views, all_mines, all_numbers, playing, probes.astype(np.int64), totals, False,
+            safe_left, height, width, np.empty((boards, cells)), status, won, lost, seen, track,
+        )
+        for board, (out, view) in enumerate(want):
+            assert (status[board], safe_left[board], won[board], lost[board]) == (
+                out[0], out[3], out[4], out[5]
+            )
+            assert np.array_equal(views[board], view)
+            if out[4] or out[5] or out[0] == proof_kernels.DEFER:
+                ended += 1
+                layouts[board] = MineLayout.random(width, height, mines, rng)
+                views[board] = COVERED
+    assert ended > boards
