@@ -6,7 +6,8 @@ Each move, in this order:
 2. a cell safe in every layout, when a weaker rule set left one (greedy's ranking);
 3. the exact endgame, when at most ``endgame_layouts`` layouts remain
    (:mod:`.endgame`): the probe with the highest win probability;
-4. a forced guess, a dead 50/50 (:mod:`.forced`), taken as early as possible;
+4. a forced guess (:mod:`.forced`: a 50/50 pair or 2x2 box, or a pseudo one,
+   that no number outside it can ever settle), taken as early as possible;
 5. otherwise the candidates (:mod:`.candidates`: cells within ``margin`` of the
    best safety, and one cell far from any number) ranked by
    ``survival + progress_weight * safety * progress`` (:mod:`.lookahead`):
@@ -152,7 +153,7 @@ class SearchAgent(Agent):
             return endgame
         forced = forced_guess(board, weights, self._cache)
         if forced is not None and valid[forced]:
-            return Advice(forced, "forced", 0.5)
+            return Advice(forced, "forced", 1.0 - mine[forced] / weights.layouts)
         return self._search(board, weights, valid)
 
     def _endgame(self, board: Board, weights: Weights) -> Advice | None:
