@@ -112,7 +112,7 @@ def test_taking_a_forced_guess_first_loses_no_win_probability(board, cell):
     layouts = Layouts(board, limit=100_000)
     endgame = Endgame(layouts)
     _, best = endgame.best_probe()
-    taken = endgame._probe_value(layouts.masks, layouts.cells.index(cell))
+    taken = endgame.probe_value(layouts.masks, layouts.cells.index(cell))
     assert taken == pytest.approx(best, abs=1e-12)
 
 
@@ -178,4 +178,4 @@ def test_a_pseudo_box_is_not_taken_where_the_exact_endgame_would_lose_by_it():
     layouts = Layouts(board, limit=10)
     endgame = Endgame(layouts)
     assert endgame.best_probe()[1] == pytest.approx(2 / 3)
-    assert endgame._probe_value(layouts.masks, layouts.cells.index(5)) == pytest.approx(1 / 3)
+    assert endgame.probe_value(layouts.masks, layouts.cells.index(5)) == pytest.approx(1 / 3)
