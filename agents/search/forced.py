@@ -44,7 +44,7 @@ Twin = tuple[tuple[int, ...], tuple[int, ...]]
 """The two halves ``P`` and ``Q`` of a twin (flat indices)."""
 
 
-def _pairs(width: int, height: int) -> Iterator[Twin]:
+def pairs(width: int, height: int) -> Iterator[Twin]:
     """Every two touching cells, as halves of one cell, in flat order."""
     table = neighbour_table(width, height)
     for a in range(width * height):
@@ -53,7 +53,7 @@ def _pairs(width: int, height: int) -> Iterator[Twin]:
                 yield (a,), (b,)
 
 
-def _boxes(width: int, height: int) -> Iterator[Twin]:
+def boxes(width: int, height: int) -> Iterator[Twin]:
     """Every 2x2 square, as its two diagonals, in flat order of the top-left cell."""
     for y in range(height - 1):
         for x in range(width - 1):
@@ -76,7 +76,7 @@ def twins(board: Board, weights: Weights) -> Iterator[Twin]:
     def known_mine(cell: int) -> bool:
         return flat[cell] == FLAGGED or (flat[cell] == COVERED and mine.get(cell) == layouts)
 
-    for halves in (_pairs(board.width, board.height), _boxes(board.width, board.height)):
+    for halves in (pairs(board.width, board.height), boxes(board.width, board.height)):
         for p, q in halves:
             if not all(undecided(c) for c in p + q):
                 continue
