@@ -34,6 +34,8 @@ check every forced guess against that endgame).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
+from itertools import chain
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
@@ -61,32 +63,44 @@ def boxes(width: int, height: int) -> Iterator[Twin]:
             yield (top, bottom + 1), (top + 1, bottom)
 
 
+Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A twin's halves ``P`` and ``Q`` and the cells outside it that see them differently."""
+
+
+@lru_cache(maxsize=8)
+def shapes(width: int, height: int) -> tuple[Shape, ...]:
+    """Every pair, then every box, of a board size, with the cells outside that
+    touch more of one half than of the other (for a pair: the cells touching
+    one cell only; for a box: its four diagonal corners)."""
+    table = neighbour_table(width, height)
+    found = []
+    for p, q in chain(pairs(width, height), boxes(width, height)):
+        inside = set(p + q)
+        around = sorted({o for c in inside for o in table[c]} - inside)
+        differ = tuple(
+            o for o in around if len(set(table[o]) & set(p)) != len(set(table[o]) & set(q))
+        )
+        found.append((p, q, differ))
+    return tuple(found)
+
+
 def twins(board: Board, weights: Weights) -> Iterator[Twin]:
     """The pairs, then the boxes, of undecided cells that no cell outside can tell
     apart (the cheap test, before any count)."""
-    flat = board.grid.reshape(-1)
-    table = neighbour_table(board.width, board.height)
+    grid = board.grid.reshape(-1).tolist()
     layouts = weights.layouts
     mine = weights.mine_weight
 
     def undecided(cell: int) -> bool:
         weight = mine.get(cell)
-        return flat[cell] == COVERED and weight is not None and 0 < weight < layouts
+        return grid[cell] == COVERED and weight is not None and 0 < weight < layouts
 
     def known_mine(cell: int) -> bool:
-        return flat[cell] == FLAGGED or (flat[cell] == COVERED and mine.get(cell) == layouts)
+        return grid[cell] == FLAGGED or (grid[cell] == COVERED and mine.get(cell) == layouts)
 
-    for halves in (pairs(board.width, board.height), boxes(board.width, board.height)):
-        for p, q in halves:
-            if not all(undecided(c) for c in p + q):
-                continue
-            inside = set(p + q)
-            around = {o for c in inside for o in table[c]} - inside
-            if all(
-                known_mine(o) or len(set(table[o]) & set(p)) == len(set(table[o]) & set(q))
-                for o in around
-            ):
-                yield p, q
+    for p, q, differ in shapes(board.width, board.height):
+        if all(known_mine(o) for o in differ) and all(undecided(c) for c in p + q):
+            yield p, q
 
 
 def _only_with(board: Board, cell: int, p: tuple[int, ...], q: tuple[int, ...], cache) -> bool:

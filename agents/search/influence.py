@@ -21,26 +21,23 @@ count never exceeds the layouts with a coin flip, by enumeration).
 from __future__ import annotations
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import Weights, count_position
 
-from .forced import Twin, boxes, pairs
+from .forced import shapes
 
 ENABLERS = (1, 0)
-"""Most enablers looked at for a pair, for a box (more would be rarely worth a count)."""
+"""Most enablers looked at for a pair, for a box (by half size; more would rarely be
+worth a count)."""
 
 
-def _enablers(board: Board, weights: Weights, twin: Twin, table) -> list[int] | None:
-    """The covered cells outside the twin that see its halves differently and are
-    not known mines, or ``None`` when a probed cell does (the twin can never form)."""
+def _enablers(board: Board, weights: Weights, differ: tuple[int, ...]) -> list[int] | None:
+    """The cells of ``differ`` (outside a twin, seeing its halves differently) that
+    are not known mines, or ``None`` when one is probed (the twin can never form)."""
     flat = board.grid.reshape(-1)
-    p, q = twin
-    inside = set(p + q)
     found = []
-    for o in sorted({o for c in inside for o in table[c]} - inside):
-        if len(set(table[o]) & set(p)) == len(set(table[o]) & set(q)):
-            continue
+    for o in differ:
         if flat[o] >= 0 or flat[o] == KNOWN_SAFE:
             return None
         if flat[o] == FLAGGED or weights.mine_weight.get(o) == weights.layouts:
@@ -71,7 +68,6 @@ def influence(board: Board, weights: Weights, cache: dict | None = None) -> dict
     if weights.mines_left is None:
         return {}
     flat = board.grid.reshape(-1)
-    table = neighbour_table(board.width, board.height)
     mine = weights.mine_weight
     layouts = weights.layouts
 
@@ -80,20 +76,16 @@ def influence(board: Board, weights: Weights, cache: dict | None = None) -> dict
         return flat[cell] == COVERED and weight is not None and 0 < weight < layouts
 
     found: dict[int, int] = {}
-    for shapes, most in (
-        (pairs(board.width, board.height), ENABLERS[0]),
-        (boxes(board.width, board.height), ENABLERS[1]),
-    ):
-        for p, q in shapes:
-            if not all(open_cell(c) for c in p + q):
-                continue
-            enablers = _enablers(board, weights, (p, q), table)
-            if enablers is None or len(enablers) > most:
-                continue
-            tally = _tally(board, enablers + list(p), q, cache)
-            for cell in p + q + tuple(enablers):
-                # The largest, not the sum: two twins may share layouts.
-                found[cell] = max(found.get(cell, 0), tally)
+    for p, q, differ in shapes(board.width, board.height):
+        if not all(open_cell(c) for c in p + q):
+            continue
+        enablers = _enablers(board, weights, differ)
+        if enablers is None or len(enablers) > ENABLERS[len(p) - 1]:
+            continue
+        tally = _tally(board, enablers + list(p), q, cache)
+        for cell in p + q + tuple(enablers):
+            # The largest, not the sum: two twins may share layouts.
+            found[cell] = max(found.get(cell, 0), tally)
     # The shared part is at most the cell's risk, and (half of a coin flip's
     # layouts) at most its safety.
     capped = {c: min(t, mine[c] or 0, layouts - (mine[c] or 0)) for c, t in found.items()}
