@@ -6,12 +6,15 @@ Each move, in this order:
 2. a cell safe in every layout, when a weaker rule set left one (greedy's ranking);
 3. the exact endgame, when at most ``endgame_layouts`` layouts remain
    (:mod:`.endgame`): the probe with the highest win probability;
-4. a forced guess, a dead 50/50 (:mod:`.forced`), taken as early as possible;
+4. a forced guess (:mod:`.forced`: a 50/50 pair or 2x2 box, or a pseudo one,
+   that no number outside it can ever settle), taken as early as possible;
 5. otherwise the candidates (:mod:`.candidates`: cells within ``margin`` of the
    best safety, and one cell far from any number) ranked by
    ``survival + progress_weight * safety * progress`` (:mod:`.lookahead`):
    the chance of surviving this probe and the next ``depth - 1`` guesses,
-   plus a small bonus for the chance that the probe lets the auto-solver move.
+   plus a small bonus for the chance that the probe lets the auto-solver move
+   (with ``shared_weight``, plus that weight times the chance that the cell is
+   a mine of a 50/50 every player pays for, :mod:`.influence`; off by default).
    Ties keep the greedy ranking, so the agent is deterministic.
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
@@ -35,6 +38,7 @@ from ..greedy import first_click_cell
 from .candidates import candidates, rank
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
+from .influence import influence
 from .lookahead import Assessment, assess
 
 DEPTH = 2
@@ -49,6 +53,10 @@ PROGRESS_WEIGHT = 0.05
 """Weight of the chance of progress next to the survival chance."""
 ENDGAME_LAYOUTS = 1000
 """Layouts at or below which the endgame is played exactly."""
+SHARED_WEIGHT = 0.0
+"""Weight of a candidate's shared 50/50 risk (:mod:`.influence`) in its score (0: ignored)."""
+SHARED_EXTRA = 2
+"""Candidates added for their shared 50/50 risk, beyond ``width``."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -77,6 +85,8 @@ class SearchAgent(Agent):
     :param endgame_layouts: play exactly at or below this many layouts (0: never).
     :param endgame_budget: the work the exact endgame may spend before falling back
         (see :data:`ENDGAME_BUDGET`).
+    :param shared_weight: how much of a candidate's risk shared with a 50/50 that
+        may be forced anyway (:mod:`.influence`) is given back to its score (0: none).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -92,6 +102,7 @@ class SearchAgent(Agent):
         progress_weight: float = PROGRESS_WEIGHT,
         endgame_layouts: int = ENDGAME_LAYOUTS,
         endgame_budget: int = ENDGAME_BUDGET,
+        shared_weight: float = SHARED_WEIGHT,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -105,6 +116,7 @@ class SearchAgent(Agent):
         self.progress_weight = float(progress_weight)
         self.endgame_layouts = int(endgame_layouts)
         self.endgame_budget = int(endgame_budget)
+        self.shared_weight = float(shared_weight)
         self.opening = opening
         self._cache: dict = {}
 
@@ -152,7 +164,7 @@ class SearchAgent(Agent):
             return endgame
         forced = forced_guess(board, weights, self._cache)
         if forced is not None and valid[forced]:
-            return Advice(forced, "forced", 0.5)
+            return Advice(forced, "forced", 1.0 - mine[forced] / weights.layouts)
         return self._search(board, weights, valid)
 
     def _endgame(self, board: Board, weights: Weights) -> Advice | None:
@@ -172,12 +184,19 @@ class SearchAgent(Agent):
         return Advice(cell, "endgame", safety, win_probability=value)
 
     def weigh(
-        self, board: Board, weights: Weights | None = None, valid: np.ndarray | None = None
+        self,
+        board: Board,
+        weights: Weights | None = None,
+        valid: np.ndarray | None = None,
+        shared: dict[int, int] | None = None,
     ) -> tuple[Assessment, ...]:
         """The candidates of ``board`` with their safety, chance of progress and
         survival, in the greedy ranking (what the search step chooses among).
 
         :param weights: the engine's weights of ``board`` (counted when ``None``).
+        :param shared: per cell, the layouts of its risk shared with a 50/50
+            (:mod:`.influence`): cells within the margin once that is given back
+            join the candidates (at most :data:`SHARED_EXTRA`).
         """
         if weights is None:
             weights = count_position(board, cache=self._cache)
@@ -186,17 +205,39 @@ class SearchAgent(Agent):
         listed = candidates(board.grid, weights, valid, self.margin, self.width)
         if any(weights.mine_weight.get(cell) is None for cell in listed):
             return ()  # no total known and no frontier: nothing to weigh
+        if shared:
+            listed += self._shared_candidates(weights, valid, shared, listed)
         return tuple(
             assess(board, weights, cell, self.depth, self._cache, DEEP_WIDTH) for cell in listed
         )
 
+    def _shared_candidates(
+        self, weights: Weights, valid: np.ndarray, shared: dict[int, int], listed: list[int]
+    ) -> list[int]:
+        """Cells not yet listed whose own risk (shared part given back) is within the margin."""
+        mine, layouts = weights.mine_weight, weights.layouts
+        best = max(1.0 - (mine[c] or 0) / layouts for c in listed)
+        floor = (1.0 - self.margin) * best - 1e-12
+        own = sorted(
+            ((mine[c] or 0) - share, c)
+            for c, share in shared.items()
+            if valid[c] and c not in listed and 1.0 - ((mine[c] or 0) - share) / layouts >= floor
+        )
+        return [c for _, c in own[:SHARED_EXTRA]]
+
     def _search(self, board: Board, weights: Weights, valid: np.ndarray) -> Advice:
-        assessed = self.weigh(board, weights, valid)
+        shared = influence(board, weights, self._cache) if self.shared_weight else {}
+        assessed = self.weigh(board, weights, valid, shared)
         if not assessed:
             cell = candidates(board.grid, weights, valid, self.margin, self.width)[0]
             return Advice(cell, "search", float("nan"))
+
+        def score(assessment: Assessment) -> float:
+            given_back = self.shared_weight * shared.get(assessment.cell, 0) / weights.layouts
+            return round(self.score(assessment) + given_back, 12)
+
         # max keeps the first of equal scores: the greedy ranking breaks ties.
-        best = max(assessed, key=self.score)
+        best = max(assessed, key=score)
         return Advice(best.cell, "search", best.safety, assessed)
 
     def score(self, assessment: Assessment) -> float:
@@ -208,5 +249,7 @@ class SearchAgent(Agent):
         return (
             f"{self.name} (depth {self.depth}, margin {self.margin}, width {self.width}, "
             f"progress weight {self.progress_weight}, exact endgame <= "
-            f"{self.endgame_layouts} layouts)"
+            f"{self.endgame_layouts} layouts"
+            + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
+            + ")"
         )

@@ -31,6 +31,10 @@ class TooManyLayouts(Exception):
     """The position has more layouts than the endgame is asked to list."""
 
 
+TIE = 1e-12
+"""Win probabilities this close are equal (the lowest flat index wins the tie)."""
+
+
 class TooMuchWork(Exception):
     """The endgame search went past its work budget (the caller falls back)."""
 
@@ -128,6 +132,12 @@ def _fill(
 class Endgame:
     """The exact win probability of a position and the probe that achieves it.
 
+    The search passes down how much each value needs to reach to matter (as
+    alpha-beta does for minimax): a probe whose outcomes cannot add up to more
+    than the best probe found so far, even if every outcome still unvalued were
+    a sure win, is given up early with an upper bound instead of a value. Only
+    exact values are memoised as such; bounds are kept apart.
+
     :param budget: the most work (layouts times cells scanned, summed over the
         states searched) before giving up with :class:`TooMuchWork`; a count, not
         a clock, so the same position always gets the same answer. ``None``: no limit.
@@ -138,12 +148,13 @@ class Endgame:
         self.budget = budget
         self.work = 0
         self._memo: dict[frozenset[int], float] = {}
+        self._upper: dict[frozenset[int], float] = {}
         self.everything = (1 << len(layouts.cells)) - 1
 
     def best_probe(self) -> tuple[int, float]:
         """The flat index of the best probe and the win probability it gives.
 
-        Ties go to the lowest flat index (the agent stays deterministic).
+        Ties (within 1e-12) go to the lowest flat index (the agent stays deterministic).
 
         :raises TooMuchWork: past the budget.
         """
@@ -152,34 +163,92 @@ class Endgame:
         for bit, safe in self._by_safety(masks):
             if safe <= best_value:
                 break
-            value = self._probe_value(masks, bit)
             cell = self.layouts.cells[bit]
-            if value > best_value + 1e-12 or (
-                abs(value - best_value) <= 1e-12 and cell < best_cell
-            ):
+            # Only a value beating the best (or tying it from a lower cell) matters.
+            need = best_value - TIE if cell < best_cell else best_value + TIE
+            value, exact = self._probe(masks, bit, need)
+            if not exact or value <= need:
+                continue
+            if value > best_value + TIE or (abs(value - best_value) <= TIE and cell < best_cell):
                 best_cell, best_value = cell, value
         return best_cell, best_value
 
     def win_probability(self, masks: list[int]) -> float:
         """The win probability of a set of layouts, the auto-solver having opened
-        what it proves (memoised)."""
+        what it proves."""
+        return self._value(masks, -1.0)[0]
+
+    def probe_value(self, masks: list[int], bit: int) -> float:
+        """P(win) when probing the cell of ``bit`` now and playing on perfectly."""
+        return self._probe(masks, bit, -1.0)[0]
+
+    def _value(self, masks: list[int], need: float) -> tuple[float, bool]:
+        """The win probability of ``masks`` and ``True``, or, when it is at most
+        ``need``, possibly only an upper bound (at most ``need``) and ``False``."""
         key = frozenset(masks)
         known = self._memo.get(key)
         if known is not None:
-            return known
+            return known, True
+        bound = self._upper.get(key)
+        if bound is not None and bound <= need:
+            return bound, False
+        if len(masks) == 1:
+            return 1.0, True  # everything left is proven
         classes = self._reveal(masks)
         if classes is not None:
-            value = sum(len(c) * self.win_probability(c) for c in classes) / len(masks)
-        elif len(masks) == 1:
-            value = 1.0
+            value, exact = self._share(classes, len(masks), need)
+        elif len(masks) == 2:
+            # Nothing safe tells them apart: probe a cell that is a mine in one.
+            value, exact = 0.5, True
         else:
-            value = 0.0
-            for bit, safe in self._by_safety(masks):
-                if safe <= value:
-                    break
-                value = max(value, self._probe_value(masks, bit))
-        self._memo[key] = value
-        return value
+            value, exact = self._best(masks, need)
+        if exact:
+            self._memo[key] = value
+        else:
+            self._upper[key] = min(value, self._upper.get(key, 1.0))
+        return value, exact
+
+    def _best(self, masks: list[int], need: float) -> tuple[float, bool]:
+        """The best probe's value (as :meth:`_value`)."""
+        value, bound = 0.0, 0.0
+        for bit, safe in self._by_safety(masks):
+            floor = max(value, need)
+            if safe <= floor:
+                bound = max(bound, safe)  # no cell left can win more than it survives
+                break
+            found, exact = self._probe(masks, bit, floor)
+            if exact and found > floor:
+                value = found
+            else:
+                bound = max(bound, found)
+        if value > need:
+            return value, True  # every other cell wins at most max(value, need)
+        return max(value, bound), False
+
+    def _probe(self, masks: list[int], bit: int, need: float) -> tuple[float, bool]:
+        """P(win) when probing the cell of ``bit`` now (as :meth:`_value`)."""
+        cell = self.layouts.cells[bit]
+        around = self.layouts.around[cell]
+        shows: dict[int, list[int]] = defaultdict(list)
+        for m in masks:
+            if not m >> bit & 1:
+                shows[(m & around).bit_count()].append(m)
+        return self._share(list(shows.values()), len(masks), need)
+
+    def _share(self, groups: list[list[int]], size: int, need: float) -> tuple[float, bool]:
+        """The win probability over ``size`` layouts when ``groups`` of them are
+        played on apart (the rest lost), as :meth:`_value`: each group is asked
+        only for what the total needs, the groups not yet valued counted as won."""
+        total = 0.0
+        rest = sum(len(g) for g in groups)
+        for group in groups:
+            rest -= len(group)
+            want = (need * size - total - rest) / len(group)
+            value, exact = self._value(group, want)
+            total += len(group) * value
+            if not exact:
+                return (total + rest) / size, False
+        return total / size, True
 
     def _by_safety(self, masks: list[int]) -> list[tuple[int, float]]:
         """Undecided bits with their safety, safest first (then lowest bit)."""
@@ -194,16 +263,6 @@ class Endgame:
                 counts.append((mines, bit))
         counts.sort()
         return [(bit, 1.0 - mines / size) for mines, bit in counts]
-
-    def _probe_value(self, masks: list[int], bit: int) -> float:
-        """P(win) when probing the cell of ``bit`` now."""
-        cell = self.layouts.cells[bit]
-        around = self.layouts.around[cell]
-        shows: dict[int, list[int]] = defaultdict(list)
-        for m in masks:
-            if not m >> bit & 1:
-                shows[(m & around).bit_count()].append(m)
-        return sum(len(s) * self.win_probability(s) for s in shows.values()) / len(masks)
 
     def _reveal(self, masks: list[int]) -> list[list[int]] | None:
         """The classes of layouts told apart by the numbers the auto-solver opens,

@@ -1,59 +1,145 @@
-"""Forced guesses: 50/50s that no future information can ever settle.
+"""Forced guesses: cells whose risk no future information can lower, taken first.
 
-Two covered cells ``a`` and ``b`` holding exactly one mine between them in
-every layout are a *dead* 50/50 when every cell that touches one of them but
-not the other is a known mine: then no number, seen now or later, counts them
-differently, so every layout stays just as likely with the mine swapped to
-the other cell. The player must guess it at 1/2 sooner or later to win, so
-the best time is now: a loss costs nothing that waiting would have saved, and
-a win opens a number that may inform the rest (the classic pair against the
-edge behind a wall of flags is the common case).
+A *twin* is a set of covered cells split into two halves ``P`` and ``Q`` of
+equal size that every cell outside it that could ever show a number sees
+alike: for every covered or probed cell ``o`` outside ``P | Q`` that is not a
+known mine, ``o`` touches as many cells of ``P`` as of ``Q``. Two shapes are
+looked for:
+
+- a *pair*: two touching cells ``a``, ``b`` (``P = {a}``, ``Q = {b}``); the
+  cells touching one of them but not the other must all be known mines (or
+  off the board);
+- a *box*: a 2x2 square whose diagonals are the halves (``P`` = top-left and
+  bottom-right); the four cells touching one corner of the box diagonally
+  must be known mines (or off the board).
+
+Swapping the mines of ``P`` onto ``Q`` then keeps every number and the mine
+total, so each layout with ``P`` full and ``Q`` empty has an equally likely
+twin with the two swapped, and no number outside the twin, now or later, can
+tell them apart: only a probe inside it can, at a risk of 1/2. A cell ``t``
+of ``P`` is a *forced guess* when every layout that has ``t`` a mine has all
+of ``P`` mines and all of ``Q`` safe, and, for a box, every layout fills one
+half of it (the box is an exact 50/50). Then the risk of ``t`` is that coin
+flip, which the player must toss sooner or later to win; probing ``t`` now
+costs nothing a later probe would have saved, and a safe ``t`` shows a number
+that may inform the rest. For a pair this covers the dead 50/50 (one mine in
+the pair in every layout) and the *pseudo* 50/50 (the pair may also be
+empty: whatever is seen later can only say "empty", which probing ``t``
+survives anyway). A pseudo box is not taken: its other mine patterns may
+need probes of their own inside the box, and ``t``'s number need not tell
+them apart (the exact endgame loses by it on small positions; the tests
+check every forced guess against that endgame).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import chain
+
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import Weights, count_position
 
+Twin = tuple[tuple[int, ...], tuple[int, ...]]
+"""The two halves ``P`` and ``Q`` of a twin (flat indices)."""
 
-def _exactly_one_mine(board: Board, a: int, b: int, cache: dict | None) -> bool:
-    """Whether every layout has a mine on exactly one of ``a`` and ``b``."""
-    for mark, b_weight_wanted in ((FLAGGED, 0), (KNOWN_SAFE, None)):
-        trial = board.copy()
-        trial.grid.reshape(-1)[a] = mark
-        try:
-            weights = count_position(trial, cache=cache)
-        except InconsistentBoardError:
-            return False
-        weight = weights.mine_weight.get(b)
-        wanted = weights.layouts if b_weight_wanted is None else b_weight_wanted
-        if weight != wanted:
-            return False
-    return True
+
+def pairs(width: int, height: int) -> Iterator[Twin]:
+    """Every two touching cells, as halves of one cell, in flat order."""
+    table = neighbour_table(width, height)
+    for a in range(width * height):
+        for b in table[a]:
+            if b > a:
+                yield (a,), (b,)
+
+
+def boxes(width: int, height: int) -> Iterator[Twin]:
+    """Every 2x2 square, as its two diagonals, in flat order of the top-left cell."""
+    for y in range(height - 1):
+        for x in range(width - 1):
+            top, bottom = y * width + x, (y + 1) * width + x
+            yield (top, bottom + 1), (top + 1, bottom)
+
+
+Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A twin's halves ``P`` and ``Q`` and the cells outside it that see them differently."""
+
+
+@lru_cache(maxsize=8)
+def shapes(width: int, height: int) -> tuple[Shape, ...]:
+    """Every pair, then every box, of a board size, with the cells outside that
+    touch more of one half than of the other (for a pair: the cells touching
+    one cell only; for a box: its four diagonal corners)."""
+    table = neighbour_table(width, height)
+    found = []
+    for p, q in chain(pairs(width, height), boxes(width, height)):
+        inside = set(p + q)
+        around = sorted({o for c in inside for o in table[c]} - inside)
+        differ = tuple(
+            o for o in around if len(set(table[o]) & set(p)) != len(set(table[o]) & set(q))
+        )
+        found.append((p, q, differ))
+    return tuple(found)
+
+
+def twins(board: Board, weights: Weights) -> Iterator[Twin]:
+    """The pairs, then the boxes, of undecided cells that no cell outside can tell
+    apart (the cheap test, before any count)."""
+    grid = board.grid.reshape(-1).tolist()
+    layouts = weights.layouts
+    mine = weights.mine_weight
+
+    def undecided(cell: int) -> bool:
+        weight = mine.get(cell)
+        return grid[cell] == COVERED and weight is not None and 0 < weight < layouts
+
+    def known_mine(cell: int) -> bool:
+        return grid[cell] == FLAGGED or (grid[cell] == COVERED and mine.get(cell) == layouts)
+
+    for p, q, differ in shapes(board.width, board.height):
+        if all(known_mine(o) for o in differ) and all(undecided(c) for c in p + q):
+            yield p, q
+
+
+def _only_with(board: Board, cell: int, p: tuple[int, ...], q: tuple[int, ...], cache) -> bool:
+    """Whether every layout with a mine on ``cell`` has all of ``p`` mines and all
+    of ``q`` safe (at least one such layout existing)."""
+    trial = board.copy()
+    trial.grid.reshape(-1)[cell] = FLAGGED
+    try:
+        weights = count_position(trial, cache=cache)
+    except InconsistentBoardError:
+        return False
+    mine = weights.mine_weight
+    return all(mine.get(c) == weights.layouts for c in p if c != cell) and all(
+        mine.get(c) == 0 for c in q
+    )
+
+
+def forced_twin(
+    board: Board, weights: Weights, cache: dict | None = None
+) -> tuple[int, Twin] | None:
+    """A forced guess of ``board`` and the twin it belongs to (its own half first),
+    the first found: pairs before boxes, each in flat order, the lower cell first.
+
+    :param weights: the engine's weights of ``board``.
+    :param cache: the engine's component cache.
+    """
+    if weights.mines_left is None:
+        return None  # without the total, the halves' mine counts are not tied
+    for p, q in twins(board, weights):
+        if len(p) > 1 and 2 * weights.mine_weight[p[0]] != weights.layouts:  # type: ignore[operator]
+            continue  # a box must be an exact 50/50 (module docstring)
+        for half, other in sorted(((p, q), (q, p)), key=lambda h: min(h[0])):
+            for cell in sorted(half):
+                if _only_with(board, cell, half, other, cache):
+                    return cell, (half, other)
+    return None
 
 
 def forced_guess(board: Board, weights: Weights, cache: dict | None = None) -> int | None:
-    """A cell of a dead 50/50 (the lower flat index of the first pair found), or ``None``."""
-    if weights.mines_left is None:
-        return None  # without the total the swap argument does not hold for the count
-    flat = board.grid.reshape(-1)
-    table = neighbour_table(board.width, board.height)
-    layouts = weights.layouts
-    halves = [
-        cell
-        for cell, weight in weights.mine_weight.items()
-        if weight is not None and 2 * weight == layouts and flat[cell] == COVERED
-    ]
-    half_set = set(halves)
-    for a in sorted(halves):
-        for b in table[a]:
-            if b <= a or b not in half_set:
-                continue
-            differ = (set(table[a]) ^ set(table[b])) - {a, b}
-            if any(flat[c] != FLAGGED for c in differ):
-                continue
-            if _exactly_one_mine(board, a, b, cache):
-                return a
-    return None
+    """The cell of :func:`forced_twin`, or ``None``."""
+    found = forced_twin(board, weights, cache)
+    return None if found is None else found[0]
