@@ -34,7 +34,8 @@ a digit a probed cell. Coordinates are (x, y) from the top left, 0-based.
 
 The advice says how it was found: "safe" (a covered cell no layout mines), "endgame"
 (few layouts left: the exact best probe, with its win probability), "forced" (a 50/50
-no future number can settle: best taken now) or "search" (the best two-move survival).
+pair or 2x2 box, or a pseudo 50/50 pair, that no future number can settle: best
+taken now) or "search" (the best two-move survival).
 Candidates: mine probability, chance that the auto-solver can move after the probe
 (progress), and the chance of surviving this guess and the next (survival).
 

@@ -57,7 +57,7 @@ def _reason(advice: Advice, depth: int) -> str:
     if advice.reason == "endgame" and advice.win_probability is not None:
         return f"endgame, win {_pc(advice.win_probability)}"
     if advice.reason == "forced":
-        return "forced 50/50"
+        return "forced guess"
     return ""
 
 
