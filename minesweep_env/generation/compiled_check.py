@@ -8,8 +8,9 @@ in one compiled call up to the stall; the stall is answered as before (for
 set), its proof is handed back to :func:`settle`, and so on. The verdict is the
 same for the reason the Python check's is (see :mod:`.fast_check`): the cheap
 rules only conclude what the rule set concludes, so every order of playing
-sound conclusions ends in the same position. ``tests/test_compiled_check.py``
-compares the verdicts on many layouts.
+sound conclusions ends in the same position. The swap test that turns hopeless
+layouts down first is compiled too (``any_hidden_swap``). ``tests/test_compiled_check.py``
+compares the verdicts and the swaps found with the Python ones on many layouts.
 """
 
 from __future__ import annotations
@@ -40,18 +41,32 @@ class _Settled:
     def constraints(self) -> list[NumberConstraint]:
         """The numbers touching covered cells, as :func:`number_constraints` reads them."""
         view, neighbours = self.view, self.neighbours
+        height, width = self.grid.shape
+        covered = np.pad(self.grid == COVERED, 1)
+        around = sum(
+            covered[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width].astype(np.int8)
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+            if dx or dy
+        )
         found = []
-        for cell, number in enumerate(view):
-            if number <= 0:
-                continue
+        for cell in np.flatnonzero((self.grid > 0) & (around > 0)).tolist():
             unknown = tuple(n for n in neighbours[cell] if view[n] == COVERED)
-            if unknown:
-                flags = sum(1 for n in neighbours[cell] if view[n] == FLAGGED)
-                found.append(NumberConstraint(cell, number - flags, unknown))
+            flags = sum(1 for n in neighbours[cell] if view[n] == FLAGGED)
+            found.append(NumberConstraint(cell, view[cell] - flags, unknown))
         return found
 
     def board(self) -> Board:
         return Board(self.grid.copy(), self.mine_count)
+
+
+def any_hidden_swap_compiled(mines: np.ndarray, start: tuple[int, int], table: np.ndarray) -> bool:
+    """Whether :func:`~.fast_check.hidden_swap` finds a swap, tested in one compiled call."""
+    from ..solver.probability.generation_kernels import any_hidden_swap
+
+    height, width = mines.shape
+    flat = np.array(mines.reshape(-1), dtype=bool)
+    return bool(any_hidden_swap(flat, height, width, start[1] * width + start[0], table))
 
 
 def solvable_compiled(mines: np.ndarray, start: tuple[int, int], rules: RuleSet) -> bool:
