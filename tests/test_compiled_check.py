@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from minesweep_env.generation import fast_check
-from minesweep_env.generation.compiled_check import any_hidden_swap_compiled, solvable_compiled
+from minesweep_env.generation.compiled_check import solvable_compiled
 from minesweep_env.generation.no_guess import draw_outside_zone, generate_no_guess
 from minesweep_env.solver.probability import jit
 from minesweep_env.solver.registry import get_rule_set
@@ -70,26 +70,6 @@ def test_same_verdict_with_mines_anywhere(monkeypatch, rule_set) -> None:
         assert solvable_compiled(layout, start, rules) == expected, (start, layout.tolist())
 
 
-def test_same_hidden_swaps() -> None:
-    """The compiled swap test finds a swap exactly where ``hidden_swap`` does."""
-    rng = np.random.default_rng(2122)
-    found = []
-    for _ in range(600):
-        width, height = int(rng.integers(3, 31)), int(rng.integers(3, 17))
-        layout = rng.random((height, width)) < rng.uniform(0.05, 0.5)
-        start = (int(rng.integers(width)), int(rng.integers(height)))
-        expected = fast_check.hidden_swap(layout, start) is not None
-        got = any_hidden_swap_compiled(layout, start, fast_check.swap_table())
-        assert got == expected, (start, layout.tolist())
-        found.append(expected)
-    for _ in range(200):
-        layout = draw_outside_zone(30, 16, 99, (0, 0), rng)
-        expected = fast_check.hidden_swap(layout, (0, 0)) is not None
-        assert any_hidden_swap_compiled(layout, (0, 0), fast_check.swap_table()) == expected
-        found.append(expected)
-    assert any(found) and not all(found)
-
-
 def test_generation_is_the_same_map(monkeypatch) -> None:
     """A seeded expert generation from the corner gives the same map on both paths."""
     for seed in range(6):
@@ -100,3 +80,19 @@ def test_generation_is_the_same_map(monkeypatch) -> None:
         assert fast.draws == slow.draws
         assert np.array_equal(fast.layout.mines, slow.layout.mines)
         assert np.array_equal(fast.layout.priorities, slow.layout.priorities)
+
+
+def test_python_first_unless_loaded(monkeypatch) -> None:
+    """A fresh process checks COMPILE_AFTER layouts in Python before it loads the kernels
+    (a short run would not pay the load); kernels already loaded are used at once."""
+    monkeypatch.setattr(fast_check.jit, "loaded", lambda: None)
+    asked: list[int] = []
+    monkeypatch.setattr(fast_check.jit, "compiled", lambda: asked.append(1))
+    monkeypatch.setattr(fast_check, "_checked_in_python", 0)
+    for _ in range(fast_check.COMPILE_AFTER):
+        assert not fast_check._use_compiled()
+    assert not asked
+    assert not fast_check._use_compiled()  # asked now; the stub says "not loaded"
+    assert asked
+    monkeypatch.setattr(fast_check.jit, "loaded", lambda: object())
+    assert fast_check._use_compiled()

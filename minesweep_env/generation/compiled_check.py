@@ -8,9 +8,8 @@ in one compiled call up to the stall; the stall is answered as before (for
 set), its proof is handed back to :func:`settle`, and so on. The verdict is the
 same for the reason the Python check's is (see :mod:`.fast_check`): the cheap
 rules only conclude what the rule set concludes, so every order of playing
-sound conclusions ends in the same position. The swap test that turns hopeless
-layouts down first is compiled too (``any_hidden_swap``). ``tests/test_compiled_check.py``
-compares the verdicts and the swaps found with the Python ones on many layouts.
+sound conclusions ends in the same position. ``tests/test_compiled_check.py``
+compares the verdicts with the Python ones on many layouts.
 """
 
 from __future__ import annotations
@@ -58,15 +57,6 @@ class _Settled:
 
     def board(self) -> Board:
         return Board(self.grid.copy(), self.mine_count)
-
-
-def any_hidden_swap_compiled(mines: np.ndarray, start: tuple[int, int], table: np.ndarray) -> bool:
-    """Whether :func:`~.fast_check.hidden_swap` finds a swap, tested in one compiled call."""
-    from ..solver.probability.generation_kernels import any_hidden_swap
-
-    height, width = mines.shape
-    flat = np.array(mines.reshape(-1), dtype=bool)
-    return bool(any_hidden_swap(flat, height, width, start[1] * width + start[0], table))
 
 
 def solvable_compiled(mines: np.ndarray, start: tuple[int, int], rules: RuleSet) -> bool:

@@ -38,7 +38,7 @@ against one would overfill or underfill the other number). So any order of
 playing sound conclusions that stops only where the rule set proves nothing
 ends in the same position. Other rule sets get step 1 and then
 :func:`is_solvable` itself. Once the compiled kernels are loaded (see
-:data:`COMPILE_AFTER`), steps 1 and 2 run compiled (:mod:`.compiled_check`):
+:data:`COMPILE_AFTER`), step 2 runs compiled (:mod:`.compiled_check`):
 the same verdicts, a layout's cheap play in one call. ``tests/test_fast_check.py``
 compares the verdicts on random layouts, solvable and not, and each elimination
 with the rule set's own.
@@ -60,7 +60,7 @@ from ..solver.registry import get_rule_set
 from ..solver.rules.complete import Complete
 from ..solver.rules.number_constraints import NumberConstraint
 from ..solver.rules.substitution import SubstitutionRules, _Propagator
-from .compiled_check import _Settled, any_hidden_swap_compiled, solvable_compiled
+from .compiled_check import _Settled, solvable_compiled
 from .solvability import is_solvable
 
 SAME_FIXED_POINT: tuple[type[RuleSet], ...] = (Complete, SubstitutionRules)
@@ -139,18 +139,6 @@ def _swap_steps(stride: int) -> tuple[tuple[tuple[int, int], ...], ...]:
         tuple((board, dy * stride + dx) for board, cells in enumerate(pattern) for dx, dy in cells)
         for pattern in SWAPS
     )
-
-
-@lru_cache(maxsize=1)
-def swap_table() -> np.ndarray:
-    """:data:`SWAPS` as one (pattern, cell, (part, dx, dy)) int64 array for the compiled
-    test, part 0 a mine, 1 a safe cell, 2 blocked, -1 past the pattern's end."""
-    rows = [[(part, dx, dy) for part, cells in enumerate(p) for dx, dy in cells] for p in SWAPS]
-    table = np.full((len(rows), max(map(len, rows)), 3), -1, dtype=np.int64)
-    for k, row in enumerate(rows):
-        table[k, : len(row)] = row
-    table.flags.writeable = False
-    return table
 
 
 def hidden_swap(mines: np.ndarray, start: tuple[int, int]) -> tuple[list[int], list[int]] | None:
@@ -527,15 +515,11 @@ def solvable(
         raise ValueError(f"start cell ({x}, {y}) is outside the {width}x{height} board")
     if mines[y, x]:
         return False
-    compiled = _use_compiled()
-    if compiled:
-        if any_hidden_swap_compiled(mines, start, swap_table()):
-            return False
-    elif hidden_swap(mines, start) is not None:
+    if hidden_swap(mines, start) is not None:
         return False
     if type(rules) not in SAME_FIXED_POINT:
         return bool(is_solvable(MineLayout(mines), start, rules))
-    if compiled:
+    if _use_compiled():
         return solvable_compiled(mines, start, rules)
     stall = _SubstitutionStall(rules) if type(rules) is SubstitutionRules else None
     play = _Play(mines, start)

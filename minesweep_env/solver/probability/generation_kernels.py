@@ -218,66 +218,8 @@ SETTLE_SIGNATURE = (
 """The signature the generator calls :func:`settle` with."""
 
 
-
-@njit(cache=True)
-def _holds(mines, height, width, start, x, y, part):
-    """Whether the cell (x, y) is what ``part`` of a swap asks: 0 a mine, 1 a safe cell
-    other than ``start``, 2 blocked (a mine or off the board)."""
-    if not (0 <= x < width and 0 <= y < height):
-        return part == 2
-    cell = y * width + x
-    if part == 0 or part == 2:
-        return mines[cell]
-    return not mines[cell] and cell != start
-
-
-@njit(cache=True)
-def any_hidden_swap(mines, height, width, start, swaps):
-    """Whether ``fast_check.hidden_swap`` finds a swap: any pattern of ``swaps`` (rows of
-    (part, dx, dy), part -1 padding) anchored at any cell, or a lone safe cell and a
-    lone mine (each with only mines and the edge around it) anywhere."""
-    for p in range(swaps.shape[0]):
-        for y in range(height):
-            for x in range(width):
-                for k in range(swaps.shape[1]):
-                    part = swaps[p, k, 0]
-                    if part < 0:
-                        return True
-                    if not _holds(mines, height, width, start, x + swaps[p, k, 1],
-                                  y + swaps[p, k, 2], part):
-                        break
-                else:
-                    return True
-    lone_safe = lone_mine = False
-    for y in range(height):
-        for x in range(width):
-            walled = True
-            for dy in range(-1, 2):
-                for dx in range(-1, 2):
-                    if (dx or dy) and not _holds(mines, height, width, start, x + dx, y + dy, 2):
-                        walled = False
-            if walled:
-                if _holds(mines, height, width, start, x, y, 0):
-                    lone_mine = True
-                elif _holds(mines, height, width, start, x, y, 1):
-                    lone_safe = True
-    return lone_safe and lone_mine
-
-
-SWAP_SIGNATURE = (
-    types.Array(types.boolean, 1, "C"),
-    types.int64,
-    types.int64,
-    types.int64,
-    types.Array(types.int64, 3, "C", readonly=True),
-)
-"""The signature the generator calls :func:`any_hidden_swap` with."""
-
-
 def compile_kernels() -> None:
     """Compile :func:`settle` for :data:`SETTLE_SIGNATURE` (the warm-up does, so numba's
     cache holds it and no generator compiles it)."""
     if SETTLE_SIGNATURE not in settle.overloads:
         settle.compile(SETTLE_SIGNATURE)
-    if SWAP_SIGNATURE not in any_hidden_swap.overloads:
-        any_hidden_swap.compile(SWAP_SIGNATURE)
