@@ -37,8 +37,11 @@ elimination finds each one-cell and two-number conclusion, since a substitution
 against one would overfill or underfill the other number). So any order of
 playing sound conclusions that stops only where the rule set proves nothing
 ends in the same position. Other rule sets get step 1 and then
-:func:`is_solvable` itself. ``tests/test_fast_check.py`` compares the verdicts on
-random layouts, solvable and not, and each elimination with the rule set's own.
+:func:`is_solvable` itself. Once the compiled kernels are loaded (see
+:data:`COMPILE_AFTER`), step 2 runs compiled (:mod:`.compiled_check`):
+the same verdicts, a layout's cheap play in one call. ``tests/test_fast_check.py``
+compares the verdicts on random layouts, solvable and not, and each elimination
+with the rule set's own.
 """
 
 from __future__ import annotations
@@ -52,10 +55,12 @@ from ..core.board import Board
 from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
 from ..core.layout import MineLayout
 from ..solver.base import Proof, RuleSet
+from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from ..solver.rules.complete import Complete
 from ..solver.rules.number_constraints import NumberConstraint
 from ..solver.rules.substitution import SubstitutionRules, _Propagator
+from .compiled_check import _Settled, solvable_compiled
 from .solvability import is_solvable
 
 SAME_FIXED_POINT: tuple[type[RuleSet], ...] = (Complete, SubstitutionRules)
@@ -209,7 +214,7 @@ class _SubstitutionStall:
         self.rules = rules
         self.known: dict[tuple[tuple[int, tuple[int, ...]], ...], Proof] = {}
 
-    def __call__(self, play: _Play) -> Proof:
+    def __call__(self, play: _Play | _Settled) -> Proof:
         constraints = play.constraints()
         if not constraints:
             return self.rules.prove(play.board())
@@ -477,6 +482,23 @@ class _Play:
         return Board(grid, self.mine_count)
 
 
+COMPILE_AFTER = 2000
+"""Layouts this process checks in Python before it loads the compiled kernels for the
+rest: loading them costs about a second, this many Python checks about as much (expert).
+Kernels some other part of the process loaded already are used at once."""
+
+_checked_in_python = 0
+
+
+def _use_compiled() -> bool:
+    """Whether to play the cheap rules compiled: the same verdict either way."""
+    global _checked_in_python
+    if jit.loaded() is not None:
+        return True
+    _checked_in_python += 1
+    return _checked_in_python > COMPILE_AFTER and jit.compiled() is not None
+
+
 def solvable(
     mines: np.ndarray, start: tuple[int, int], rule_set: str | RuleSet = "substitution"
 ) -> bool:
@@ -497,6 +519,8 @@ def solvable(
         return False
     if type(rules) not in SAME_FIXED_POINT:
         return bool(is_solvable(MineLayout(mines), start, rules))
+    if _use_compiled():
+        return solvable_compiled(mines, start, rules)
     stall = _SubstitutionStall(rules) if type(rules) is SubstitutionRules else None
     play = _Play(mines, start)
     while play.safe_left:

@@ -120,6 +120,7 @@ KERNEL_SOURCES = (
     "tracked_kernels.py",
     "greedy_kernels.py",
     "choice_kernels.py",
+    "generation_kernels.py",
 )
 """The files, next to this one, whose code numba compiles and caches."""
 
@@ -369,6 +370,12 @@ def compiled() -> CompiledPaths | None:
     return _readiness.paths if fast_path() is not None else None
 
 
+def loaded() -> CompiledPaths | None:
+    """Every compiled path if this process has loaded the kernels already, else ``None``;
+    never loads or compiles (for callers whose own work may be too short to pay the load)."""
+    return _readiness.paths
+
+
 def reset() -> None:
     """Forget this process's decision (tests; the loaded kernels stay in memory)."""
     global _readiness
@@ -384,6 +391,7 @@ __all__ = [
     "cache_key",
     "compiled",
     "fast_path",
+    "loaded",
     "marker_path",
     "marker_ready",
     "read_marker",
