@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from minesweep_env import MineLayout
 from minesweep_env.core.cells import neighbour_table
-from minesweep_env.generation import fast_check, is_solvable
+from minesweep_env.generation import elimination, fast_check, is_solvable
 from minesweep_env.generation.fast_check import hidden_swap, solvable
 from minesweep_env.generation.no_guess import draw_outside_zone
 from minesweep_env.solver.base import Proof
@@ -204,7 +204,7 @@ def test_elimination_knowing_the_layout_equals_substitutions_own(
 ) -> None:
     """Every group of numbers the fast check eliminates on, on random expert and
     intermediate draws, gets the same proof from the rule set's own step."""
-    knowing = fast_check.eliminate_knowing
+    knowing = elimination.eliminate_knowing
     compared = productive = 0
 
     def both(group: list, mines_left: int, truth: list[bool]) -> Proof:
@@ -215,7 +215,7 @@ def test_elimination_knowing_the_layout_equals_substitutions_own(
         productive += bool(proof.safe or proof.mines)
         return proof
 
-    monkeypatch.setattr(fast_check, "eliminate_knowing", both)
+    monkeypatch.setattr(elimination, "eliminate_knowing", both)
     rng = np.random.default_rng(11)
     for board, start in (((30, 16, 99), (0, 0)), ((16, 16, 40), (8, 8))):
         for _ in range(150):

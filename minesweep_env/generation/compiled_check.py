@@ -4,7 +4,7 @@ The Python check plays openings, the one-cell rules and the two-number rule on
 worklists and asks the rule set only when they are stuck. Here
 :func:`~..solver.probability.generation_kernels.settle` plays those same rules
 in one compiled call up to the stall; the stall is answered as before (for
-``substitution`` by :class:`~.fast_check._SubstitutionStall`, else by the rule
+``substitution`` by :class:`~.elimination.SubstitutionStall`, else by the rule
 set), its proof is handed back to :func:`settle`, and so on. The verdict is the
 same for the reason the Python check's is (see :mod:`.fast_check`): the cheap
 rules only conclude what the rule set concludes, so every order of playing
@@ -21,12 +21,13 @@ from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..solver.base import Proof, RuleSet
 from ..solver.rules.number_constraints import NumberConstraint
 from ..solver.rules.substitution import SubstitutionRules
+from .elimination import SubstitutionStall
 
 _NO_CELLS = np.empty(0, dtype=np.int64)
 
 
 class _Settled:
-    """A position :func:`settle` left stuck, as :class:`~.fast_check._SubstitutionStall`
+    """A position :func:`settle` left stuck, as :class:`~.elimination.SubstitutionStall`
     reads a play: its numbers, the flags, the layout."""
 
     def __init__(self, view: np.ndarray, mines: list[bool], mine_count: int, shape: tuple):
@@ -63,14 +64,13 @@ def solvable_compiled(mines: np.ndarray, start: tuple[int, int], rules: RuleSet)
     """The verdict of :func:`~.fast_check.solvable` after its early rejections, for a rule
     set of :data:`~.fast_check.SAME_FIXED_POINT`, with the cheap rules compiled."""
     from ..solver.probability.generation_kernels import settle
-    from .fast_check import _SubstitutionStall
 
     height, width = mines.shape
     flat = np.array(mines.reshape(-1), dtype=bool)  # a writable copy: the kernel's type
     view = np.full(flat.size, COVERED, dtype=np.int8)
     opens = np.array([start[1] * width + start[0]], dtype=np.int64)
     flags = _NO_CELLS
-    stall = _SubstitutionStall(rules) if type(rules) is SubstitutionRules else None
+    stall = SubstitutionStall(rules) if type(rules) is SubstitutionRules else None
     truth: list[bool] | None = None
     mine_count = int(np.count_nonzero(flat))
     while True:
