@@ -87,6 +87,39 @@ def _mark_bits(bits, centre, width, code, marks, marked, count):
 
 
 @njit(cache=True)
+def pair_rule(mask_a, mask_b, need_a, need_b, pa, pb, oy, ox, width, marks, marked, count):
+    """The two-number rule on numbers ``pa`` and ``pb`` (``pb`` at offset ``oy``, ``ox``
+    from ``pa``, their covered cells as window masks, their needs): what both must hold
+    in the cells they share, and what that leaves each for the cells only it sees, marked
+    into ``marks``. Returns the new count of marked cells."""
+    shared_a = mask_a & _SHARED[oy + 2, ox + 2]
+    shared = _POPCOUNT[shared_a]
+    if shared == 0:
+        return count
+    only_a_bits = mask_a & ~_SHARED[oy + 2, ox + 2]
+    only_b_bits = mask_b & ~_SHARED[2 - oy, 2 - ox]
+    only_a = _POPCOUNT[only_a_bits]
+    only_b = _POPCOUNT[only_b_bits]
+    low = max(0, need_a - only_a, need_b - only_b)
+    high = min(need_a, need_b, shared)
+    if high == 0:
+        count = _mark_bits(shared_a, pa, width, SAFE, marks, marked, count)
+    elif low == shared:
+        count = _mark_bits(shared_a, pa, width, MINE, marks, marked, count)
+    if only_a:
+        if need_a - low <= 0:
+            count = _mark_bits(only_a_bits, pa, width, SAFE, marks, marked, count)
+        elif need_a - high >= only_a:
+            count = _mark_bits(only_a_bits, pa, width, MINE, marks, marked, count)
+    if only_b:
+        if need_b - low <= 0:
+            count = _mark_bits(only_b_bits, pb, width, SAFE, marks, marked, count)
+        elif need_b - high >= only_b:
+            count = _mark_bits(only_b_bits, pb, width, MINE, marks, marked, count)
+    return count
+
+
+@njit(cache=True)
 def _pairs(numbers, constraints, masks, need, constraint_at, height, width, marks, marked):
     """Each pair of numbers sharing an undecided cell; returns how many cells it marked.
 
@@ -110,32 +143,8 @@ def _pairs(numbers, constraints, masks, need, constraint_at, height, width, mark
                 b = constraint_at[pb]
                 if b < 0 or masks[b] == 0:
                     continue
-                oy, ox = ny - ya, nx - xa
-                shared_a = mask_a & _SHARED[oy + 2, ox + 2]
-                shared = _POPCOUNT[shared_a]
-                if shared == 0:
-                    continue
-                only_a_bits = mask_a & ~_SHARED[oy + 2, ox + 2]
-                only_b_bits = masks[b] & ~_SHARED[2 - oy, 2 - ox]
-                need_a, need_b = need[a], need[b]
-                only_a = _POPCOUNT[only_a_bits]
-                only_b = _POPCOUNT[only_b_bits]
-                low = max(0, need_a - only_a, need_b - only_b)
-                high = min(need_a, need_b, shared)
-                if high == 0:
-                    count = _mark_bits(shared_a, pa, width, SAFE, marks, marked, count)
-                elif low == shared:
-                    count = _mark_bits(shared_a, pa, width, MINE, marks, marked, count)
-                if only_a:
-                    if need_a - low <= 0:
-                        count = _mark_bits(only_a_bits, pa, width, SAFE, marks, marked, count)
-                    elif need_a - high >= only_a:
-                        count = _mark_bits(only_a_bits, pa, width, MINE, marks, marked, count)
-                if only_b:
-                    if need_b - low <= 0:
-                        count = _mark_bits(only_b_bits, pb, width, SAFE, marks, marked, count)
-                    elif need_b - high >= only_b:
-                        count = _mark_bits(only_b_bits, pb, width, MINE, marks, marked, count)
+                count = pair_rule(mask_a, masks[b], need[a], need[b], pa, pb, ny - ya, nx - xa,
+                                  width, marks, marked, count)
     return count
 
 

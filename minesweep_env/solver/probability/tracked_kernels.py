@@ -30,7 +30,6 @@ from ...core.cells import COVERED, FLAGGED
 from .play_kernels import _flood
 from .proof_kernels import (
     _POPCOUNT,
-    _SHARED,
     CHEAP,
     DEFER,
     MAX_COVERED,
@@ -38,6 +37,7 @@ from .proof_kernels import (
     SAFE,
     _mark_bits,
     full_count,
+    pair_rule,
 )
 
 NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
@@ -146,32 +146,8 @@ def _pairs_of(listed, height, width, track):
                 # Two listed numbers make their pair once, from the first of them.
                 if pb == pa or masks[pb] == 0 or (pb < pa and track[IN_PAIRS, pb]):
                     continue
-                oy, ox = ny - ya, nx - xa
-                shared_a = mask_a & _SHARED[oy + 2, ox + 2]
-                shared = _POPCOUNT[shared_a]
-                if shared == 0:
-                    continue
-                only_a_bits = mask_a & ~_SHARED[oy + 2, ox + 2]
-                only_b_bits = masks[pb] & ~_SHARED[2 - oy, 2 - ox]
-                need_a, need_b = need[pa], need[pb]
-                only_a = _POPCOUNT[only_a_bits]
-                only_b = _POPCOUNT[only_b_bits]
-                low = max(0, need_a - only_a, need_b - only_b)
-                high = min(need_a, need_b, shared)
-                if high == 0:
-                    count = _mark_bits(shared_a, pa, width, SAFE, marks, marked, count)
-                elif low == shared:
-                    count = _mark_bits(shared_a, pa, width, MINE, marks, marked, count)
-                if only_a:
-                    if need_a - low <= 0:
-                        count = _mark_bits(only_a_bits, pa, width, SAFE, marks, marked, count)
-                    elif need_a - high >= only_a:
-                        count = _mark_bits(only_a_bits, pa, width, MINE, marks, marked, count)
-                if only_b:
-                    if need_b - low <= 0:
-                        count = _mark_bits(only_b_bits, pb, width, SAFE, marks, marked, count)
-                    elif need_b - high >= only_b:
-                        count = _mark_bits(only_b_bits, pb, width, MINE, marks, marked, count)
+                count = pair_rule(mask_a, masks[pb], need[pa], need[pb], pa, pb, ny - ya,
+                                  nx - xa, width, marks, marked, count)
     return count
 
 
