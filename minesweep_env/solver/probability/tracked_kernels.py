@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
-from .play_kernels import _flood
+from .play_kernels import _flood, _probe_signature
 from .proof_kernels import (
     _POPCOUNT,
     CHEAP,
@@ -360,18 +360,8 @@ def probe_play_many(views, mines, numbers, boards, cells, totals, nothing_covere
 
 
 def _signature(mines_readonly: bool) -> tuple:
-    flat_int64 = types.Array(types.int64, 1, "C")
-    return (
-        types.Array(types.int8, 2, "C"),
-        types.Array(types.boolean, 1, "C", readonly=mines_readonly),
-        types.Array(types.int8, 1, "C", readonly=True),
-        types.int64,
-        types.int64,
-        types.boolean,
-        types.int64,
-        flat_int64,
-        flat_int64,
-        types.Array(types.float64, 1, "C"),
+    """:func:`~.play_kernels.probe_play_out_into`'s arguments, then ``seen`` and ``track``."""
+    return _probe_signature(mines_readonly) + (
         types.Array(types.int8, 1, "C"),
         types.Array(types.int64, 2, "C"),
     )
