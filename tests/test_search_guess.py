@@ -162,3 +162,20 @@ def test_far_adds_cells_beside_the_frontier_and_far_1_changes_nothing():
     for cell in extra:
         assert beside[cell] and outside[cell]
         assert any(flat[n] == COVERED and not outside[n] for n in table[cell])
+
+
+@pytest.mark.parametrize("board", POSITIONS[:20])
+def test_the_blended_last_guess_lies_between_the_two_safest_cells(board):
+    for cell in _undecided(board):
+        for outcome in outcomes(board, cell):
+            best, blended = outcome.best_safety(), outcome.blended_safety()
+            if outcome.progress:
+                assert blended == best == 1.0
+                continue
+            layouts = outcome.weights.layouts
+            weights = sorted(
+                w for w in outcome.weights.mine_weight.values() if w is not None and w != layouts
+            )
+            second = 1 - weights[min(1, len(weights) - 1)] / layouts
+            assert second - 1e-12 <= blended <= best + 1e-12
+            assert blended == pytest.approx(0.8 * best + 0.2 * second)

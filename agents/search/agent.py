@@ -62,6 +62,9 @@ FAR = 1
 LIVING = 0
 """Count only living cells at the look-ahead's last guess (1: on; see
 :meth:`.lookahead.Outcome.living_safety`)."""
+BLEND = 0
+"""Blend the look-ahead's last guess with the second best cell (1: on; see
+:meth:`.lookahead.Outcome.blended_safety`)."""
 DOMINANCE = 0
 """Replace the chosen cell by a safer cell its every outcome proves safe (1: on)."""
 ENDGAME_BUDGET = 1_000_000
@@ -98,6 +101,8 @@ class SearchAgent(Agent):
         one, and ``far - 1`` beside the frontier (beyond ``width``).
     :param living: at the look-ahead's last guess, count only cells whose number
         is not already known (1: on, 0: off).
+    :param blend: at the look-ahead's last guess, blend the best cell's safety with
+        the second best's, 4 to 1 (1: on, 0: off).
     :param dominance: when every number the chosen cell could show proves a safer
         cell safe, probe that cell instead (1: on, 0: off; see :meth:`_dominant`).
     :param opening: play the known best first click.
@@ -118,6 +123,7 @@ class SearchAgent(Agent):
         shared_weight: float = SHARED_WEIGHT,
         far: int = FAR,
         living: int = LIVING,
+        blend: int = BLEND,
         dominance: int = DOMINANCE,
         opening: bool = True,
         seed: int | None = None,
@@ -135,6 +141,7 @@ class SearchAgent(Agent):
         self.shared_weight = float(shared_weight)
         self.far = int(far)
         self.living = bool(living)
+        self.blend = bool(blend)
         self.dominance = bool(dominance)
         self.opening = opening
         self._cache: dict = {}
@@ -226,9 +233,12 @@ class SearchAgent(Agent):
             return ()  # no total known and no frontier: nothing to weigh
         if shared:
             listed += self._shared_candidates(weights, valid, shared, listed)
-        return tuple(
-            assess(board, weights, cell, self.depth, self._cache, DEEP_WIDTH, self.living)
-            for cell in listed
+        return tuple(self._assess(board, weights, cell) for cell in listed)
+
+    def _assess(self, board: Board, weights: Weights, cell: int) -> Assessment:
+        """:func:`.lookahead.assess` with this agent's settings."""
+        return assess(
+            board, weights, cell, self.depth, self._cache, DEEP_WIDTH, self.living, self.blend
         )
 
     def _shared_candidates(
@@ -289,9 +299,7 @@ class SearchAgent(Agent):
             if not safer:
                 return chosen
             cell = rank(board.grid, weights, safer)[0]
-            chosen = by_cell.get(cell) or assess(
-                board, weights, cell, self.depth, self._cache, DEEP_WIDTH, self.living
-            )
+            chosen = by_cell.get(cell) or self._assess(board, weights, cell)
 
     def score(self, assessment: Assessment) -> float:
         """What the agent maximises (rounded, so float noise never breaks a tie)."""
@@ -306,6 +314,7 @@ class SearchAgent(Agent):
             + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
             + (f", {self.far} cells off the frontier" if self.far != FAR else "")
             + (", living cells" if self.living else "")
+            + (", blended last guess" if self.blend else "")
             + (", dominance" if self.dominance else "")
             + ")"
         )

@@ -67,6 +67,21 @@ class Outcome:
             return 0.5
         return 1.0 - min(known) / layouts
 
+    def blended_safety(self) -> float:
+        """:meth:`best_safety` blended with the second best cell's, 4 to 1 (as
+        JSMinesweeper's secondary safety does): a position whose only good guess
+        is one cell is worth a little less than one with two."""
+        if self.progress:
+            return 1.0
+        layouts = self.weights.layouts
+        known = sorted(
+            w for w in self.weights.mine_weight.values() if w is not None and w != layouts
+        )
+        if not known:
+            return 0.5
+        best, second = known[0], known[min(1, len(known) - 1)]
+        return 1.0 - (4 * best + second) / (5 * layouts)
+
     def living_safety(self) -> float:
         """:meth:`best_safety` counting only *living* cells: a covered cell with
         no undecided covered neighbour shows a number every layout agrees on, so
@@ -142,6 +157,7 @@ def assess(
     cache: dict | None = None,
     width_at: tuple[int, ...] = (4,),
     living: bool = False,
+    blend: bool = False,
 ) -> Assessment:
     """The exact safety, chance of progress and ``depth``-move survival of probing ``cell``.
 
@@ -150,6 +166,8 @@ def assess(
         (the last entry repeats); only used at depth 3 and more.
     :param living: at the last guess, count only living cells
         (:meth:`Outcome.living_safety`) instead of every cell (:meth:`Outcome.best_safety`).
+    :param blend: at the last guess, blend the best cell's safety with the second
+        best's (:meth:`Outcome.blended_safety`; ignored with ``living``).
     """
     mine = weights.mine_weight[cell]
     safety = 1.0 - (mine or 0) / weights.layouts
@@ -166,6 +184,8 @@ def assess(
         share = outcome.weights.layouts / weights.layouts
         if living and depth == 2:
             total += share * outcome.living_safety()
+        elif blend and depth == 2:
+            total += share * outcome.blended_safety()
         elif depth == 2 or outcome.progress:
             total += share * outcome.best_safety()
         else:
