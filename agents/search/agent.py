@@ -20,6 +20,12 @@ Each move, in this order:
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
 solvers.
+
+Settings off by default, each measured against the default on the same games
+and found no better (benchmarks/results/strength.md): ``shared_weight``,
+``far`` (more candidates off the frontier), ``living`` and ``blend`` (how the
+look-ahead values its last guess) and ``dominance`` (a safer cell the chosen
+one's every number proves safe is probed instead).
 """
 
 from __future__ import annotations
