@@ -375,3 +375,51 @@ def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
         fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
         moved[prior_lr] = abs(float(policy.mlp_extractor.prior_scale) - 20.0)
     assert moved[0.5] > 20 * moved[0.0]
+
+
+def test_a_fixed_prior_scale_stays_through_the_fit_while_the_head_learns(tmp_path):
+    from types import SimpleNamespace
+
+    from semiautomines_agents.policies import CellPolicy
+    from semiautomines_agents.training.imitation import fit, fix_prior_scale, parameter_groups
+
+    data = positions.play_chunk(chunk(None, count=20))
+    th.manual_seed(0)
+    policy = CellPolicy(
+        gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
+        gym.spaces.Discrete(36),
+        lambda _: 0.0,
+        features_extractor_kwargs={"channels": 4, "blocks": 1},
+        value_hidden=8,
+    )
+    fix_prior_scale(policy, 45.0)
+    args = tiny_args(tmp_path, prior_lr=0.5, imitation_lr=1e-2)
+    groups = parameter_groups(policy, args)
+    prior = policy.mlp_extractor.prior_scale
+    assert len(groups) == 1 and all(p is not prior for p in groups[0]["params"])
+    head = policy.mlp_extractor.actor.weight.detach().clone()
+    fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
+    assert float(prior) == 45.0
+    assert not th.equal(policy.mlp_extractor.actor.weight, head)
+
+
+def test_a_negative_fixed_prior_scale_is_refused(tmp_path):
+    from semiautomines_agents.training.args import validate
+
+    with pytest.raises(ValueError, match="fixed-prior-scale"):
+        validate(tiny_args(tmp_path, fixed_prior_scale=-1.0))
+
+
+def test_train_keeps_a_fixed_prior_scale_through_imitation_and_ppo(tmp_path):
+    args = tiny_args(
+        tmp_path,
+        imitation_games=positions.CHUNK_GAMES,
+        dagger_rounds=0,
+        fixed_prior_scale=33.0,
+        eval_baselines=False,
+        learning_rate=1e-2,
+    )
+    run_dir = train(args)
+    policy, _ = load_policy(run_dir / "final.pt")
+    assert float(policy.mlp_extractor.prior_scale) == 33.0
+    assert read_state(run_dir)["completed"] == ["bc"]

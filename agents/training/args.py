@@ -91,6 +91,11 @@ class Args:
     prior_lr: float = _arg(
         0.0, "Adam step size of the prior's scale k in the imitation fit (0 = --imitation-lr)"
     )
+    fixed_prior_scale: float = _arg(
+        0.0,
+        "set the prior's scale k to this (after --init-model) and keep it there in every fit "
+        "(0 = k is learnt like any weight)",
+    )
     dagger_rounds: int = _arg(
         0, "DAgger rounds after the cloning: the network plays, the teacher labels, refit"
     )
@@ -187,7 +192,7 @@ def validate(args: Args) -> None:
             )
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"--vec-env must be one of {', '.join(VEC_ENVS)}, got {args.vec_env!r}")
-    for name in ("deviation_weight", "soft_targets", "prior_lr"):
+    for name in ("deviation_weight", "soft_targets", "prior_lr", "fixed_prior_scale"):
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
     for name in ("imitation_games", "dagger_rounds", "dagger_games", "dagger_epochs"):

@@ -180,10 +180,26 @@ def parameter_groups(policy: th.nn.Module, args: Args) -> list[dict[str, Any]]:
     chosen) fits the teacher better.
     """
     prior = policy.mlp_extractor.prior_scale
-    if not args.prior_lr:
-        return [{"params": list(policy.parameters())}]
-    rest = [parameter for parameter in policy.parameters() if parameter is not prior]
+    learnt = [parameter for parameter in policy.parameters() if parameter.requires_grad]
+    if not args.prior_lr or not prior.requires_grad:  # a fixed k (--fixed-prior-scale) stays
+        return [{"params": learnt}]
+    rest = [parameter for parameter in learnt if parameter is not prior]
     return [{"params": rest}, {"params": [prior], "lr": args.prior_lr}]
+
+
+def fix_prior_scale(policy: th.nn.Module, scale: float) -> None:
+    """Set the prior's scale ``k`` to ``scale`` and take it out of every fit.
+
+    Why: ``k`` decides how much safer a cell must be before the network's own
+    preference loses to it. The cross-entropy fit does not push it up (a larger
+    ``k`` improves the top move, not the likelihood of the teacher's moves), yet
+    a larger ``k`` plays better (``agents/models/README.md``, session 4). With
+    ``k`` fixed there, the network's head is fitted under the prior it plays with.
+    """
+    prior = policy.mlp_extractor.prior_scale
+    with th.no_grad():
+        prior.fill_(scale)
+    prior.requires_grad_(False)
 
 
 def fit(

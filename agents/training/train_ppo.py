@@ -52,7 +52,7 @@ from .args import Args, add_arguments, args_from_namespace, validate
 from .callbacks import PeriodicEvaluation, make_callbacks
 from .curve import plot_learning_curve
 from .envs import make_vec_env
-from .imitation import imitate, imitation_steps, load_initial_weights
+from .imitation import fix_prior_scale, imitate, imitation_steps, load_initial_weights
 from .snapshots import TRUSTED_ZIP_SUFFIX, evaluate_baselines, save_trusted_zip, save_with_sidecar
 
 
@@ -117,6 +117,8 @@ def train(args: Args) -> Path:
     model = make_model(args, env, str(run_dir / "tb"))
     if args.init_model and not args.resume:
         load_initial_weights(model, args.init_model)
+    if args.fixed_prior_scale:  # after the weights are loaded (a resumed run: again)
+        fix_prior_scale(model.policy, args.fixed_prior_scale)
 
     # The reference lines of the learning curve, once per run.
     if args.eval_freq and args.eval_baselines and not (run_dir / "eval_baselines.csv").exists():
