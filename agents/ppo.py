@@ -45,7 +45,7 @@ class UntrustedModelError(ModelNotFoundError):
 
 DEFAULT_MODEL = "ppo_expert"
 """The shipped model the ``ppo`` agent plays by default: the strongest on expert
-(``ppo_expert`` beats ``ppo_beginner`` there by 1.5 points on 10,000 paired games;
+(``ppo_expert`` beats ``ppo_beginner`` there by 1.5 points on 20,000 paired games;
 ``agents/models/README.md`` compares them)."""
 
 
