@@ -16,6 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 from interrupting import ctrl_c_once_playing  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
+from tiny_policy import tiny_cell_policy  # noqa: E402
 
 import minesweep_env  # noqa: E402, F401
 from minesweep_env.cli.main import main as cli_main  # noqa: E402
@@ -68,18 +69,8 @@ def tiny_args(tmp_path, **changes) -> Args:
 @pytest.fixture
 def student(tmp_path) -> Path:
     """A small untrained network, saved weights only, to play DAgger's games."""
-    from semiautomines_agents.policies import CellPolicy
-
-    space = gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32)
-    th.manual_seed(3)
-    policy = CellPolicy(
-        space,
-        gym.spaces.Discrete(36),
-        lambda _: 0.0,
-        features_extractor_kwargs={"channels": 4, "blocks": 1},
-        value_hidden=8,
-        prior_scale=0.0,  # no "lowest probability" prior: it plays unlike the teacher
-    )
+    # No "lowest probability" prior: it plays unlike the teacher.
+    policy = tiny_cell_policy(6, seed=3, prior_scale=0.0)
     with th.no_grad():  # the actor head starts at zero (uniform): give it a preference
         policy.mlp_extractor.actor.weight.normal_()
     path = tmp_path / "student.pt"
@@ -321,19 +312,11 @@ def test_ablation_pairs_separate_runs_game_by_game(tmp_path, capsys):
 def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
     from types import SimpleNamespace
 
-    from semiautomines_agents.policies import CellPolicy
     from semiautomines_agents.training.imitation import fit, targets
     from semiautomines_agents.training.positions import observations
 
     data = positions.play_chunk(chunk(None, count=20))
-    th.manual_seed(0)
-    policy = CellPolicy(
-        gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
-        gym.spaces.Discrete(36),
-        lambda _: 0.0,
-        features_extractor_kwargs={"channels": 4, "blocks": 1},
-        value_hidden=8,
-    )
+    policy = tiny_cell_policy(6)
     rows = np.arange(len(data["labels"]))
     target = th.as_tensor(targets(data, rows, 36, 0.01))
 
@@ -355,20 +338,12 @@ def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
 def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
     from types import SimpleNamespace
 
-    from semiautomines_agents.policies import CellPolicy
     from semiautomines_agents.training.imitation import fit, parameter_groups
 
     data = positions.play_chunk(chunk(None, count=20))
     moved = {}
     for prior_lr in (0.0, 0.5):
-        th.manual_seed(0)
-        policy = CellPolicy(
-            gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
-            gym.spaces.Discrete(36),
-            lambda _: 0.0,
-            features_extractor_kwargs={"channels": 4, "blocks": 1},
-            value_hidden=8,
-        )
+        policy = tiny_cell_policy(6)
         args = tiny_args(tmp_path, prior_lr=prior_lr, imitation_lr=1e-3)
         groups = parameter_groups(policy, args)
         assert sum(len(group["params"]) for group in groups) == len(list(policy.parameters()))
@@ -380,18 +355,10 @@ def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
 def test_a_fixed_prior_scale_stays_through_the_fit_while_the_head_learns(tmp_path):
     from types import SimpleNamespace
 
-    from semiautomines_agents.policies import CellPolicy
     from semiautomines_agents.training.imitation import fit, fix_prior_scale, parameter_groups
 
     data = positions.play_chunk(chunk(None, count=20))
-    th.manual_seed(0)
-    policy = CellPolicy(
-        gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
-        gym.spaces.Discrete(36),
-        lambda _: 0.0,
-        features_extractor_kwargs={"channels": 4, "blocks": 1},
-        value_hidden=8,
-    )
+    policy = tiny_cell_policy(6)
     fix_prior_scale(policy, 45.0)
     args = tiny_args(tmp_path, prior_lr=0.5, imitation_lr=1e-2)
     groups = parameter_groups(policy, args)

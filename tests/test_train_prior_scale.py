@@ -4,27 +4,19 @@ from __future__ import annotations
 
 import json
 
-import gymnasium as gym
-import numpy as np
 import pytest
 
 th = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+from tiny_policy import tiny_cell_policy  # noqa: E402
+
 from semiautomines_agents.model_files import load_policy, save_policy  # noqa: E402
-from semiautomines_agents.policies import CellPolicy  # noqa: E402
 from semiautomines_agents.training.prior_scale import main  # noqa: E402
 
 
 def tiny_model(path):
-    th.manual_seed(0)
-    policy = CellPolicy(
-        gym.spaces.Box(0.0, 1.0, (12, 5, 5), np.float32),
-        gym.spaces.Discrete(25),
-        lambda _: 0.0,
-        features_extractor_kwargs={"channels": 4, "blocks": 1},
-        value_hidden=8,
-    )
+    policy = tiny_cell_policy(5)
     with th.no_grad():
         policy.mlp_extractor.actor.weight.normal_()  # a head that is not all zeros
     save_policy(policy, path, obs_mode="planes+probabilities", training={"stage": "bc"})
