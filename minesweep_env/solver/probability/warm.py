@@ -133,13 +133,14 @@ def compile_and_mark(key: dict) -> str | None:
     :returns: ``None`` when the cache is ready, else what went wrong (also in the marker).
     """
     try:
-        from . import fast, generation_kernels, play_kernels, tracked_kernels
+        from . import fast, generation_kernels, layout_kernels, play_kernels, tracked_kernels
 
         stamp = drop_stale_caches(key)
         fast.load_kernels()
         play_kernels.compile_probe_kernel()  # not in fast's list: the env's kernels
         tracked_kernels.compile_kernels()
         generation_kernels.compile_kernels()
+        layout_kernels.compile_kernels()
         _check(fast.fast_mine_probabilities)
         _check_proof(fast.complete_proof)
         _check_choice(fast.greedy_choice)
