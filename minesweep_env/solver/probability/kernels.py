@@ -366,36 +366,46 @@ def _count_component(
             c = touches[g, t]
             last[c] = i
             room[c] += sizes[g]
-    active = np.empty(MAX_OPEN, np.int64)
+    # Arrays of one size and kind share one allocation, a row each: an allocation costs
+    # about as much as counting a small component's group, and a position has many.
+    small = np.empty((8, MAX_OPEN), np.int64)
+    active = small[0]
     active_count = 0
 
     capacity = 64
-    keys = np.zeros(capacity, np.int64)
+    rows_state = np.zeros((3, capacity), np.int64)
+    keys = rows_state[0]
     forward = np.zeros((capacity, span))
-    lo = np.full(capacity, span, np.int64)
-    hi = np.full(capacity, -1, np.int64)
+    lo = rows_state[1]
+    hi = rows_state[2]
+    lo[:] = span
+    hi[:] = -1
     moves_capacity = 64
-    move_from = np.empty(moves_capacity, np.int64)
-    move_mines = np.empty(moves_capacity, np.int64)
-    move_to = np.empty(moves_capacity, np.int64)
+    move_rows = np.empty((3, moves_capacity), np.int64)
+    move_from = move_rows[0]
+    move_mines = move_rows[1]
+    move_to = move_rows[2]
     moves = 0
-    layer_start = np.zeros(size + 2, np.int64)
-    move_start = np.zeros(size + 1, np.int64)
+    starts = np.zeros((2, size + 2), np.int64)
+    layer_start = starts[0]
+    move_start = starts[1]
     forward[0, 0] = 1.0
     lo[0] = hi[0] = 0
     layer_start[1] = 1
     table_bits = 6
-    table_keys = np.zeros(1 << table_bits, np.int64)
-    table_rows = np.zeros(1 << table_bits, np.int64)
-    table_stamp = np.full(1 << table_bits, -1, np.int64)
+    table = np.zeros((3, 1 << table_bits), np.int64)
+    table_keys = table[0]
+    table_rows = table[1]
+    table_stamp = table[2]
+    table_stamp[:] = -1
 
-    touched_slot = np.empty(8, np.int64)
-    touched_need = np.empty(8, np.int64)
-    touched_room = np.empty(8, np.int64)
-    next_active = np.empty(MAX_OPEN, np.int64)
-    next_from_slot = np.empty(MAX_OPEN, np.int64)
-    next_from_touched = np.empty(MAX_OPEN, np.int64)
-    values = np.empty(8, np.int64)
+    touched_slot = small[1]
+    touched_need = small[2]
+    touched_room = small[3]
+    next_active = small[4]
+    next_from_slot = small[5]
+    next_from_touched = small[6]
+    values = small[7]
     for i in range(size):
         g = groups[order[i]]
         s = sizes[g]
@@ -429,11 +439,14 @@ def _count_component(
                 next_count += 1
         first, stop = layer_start[i], layer_start[i + 1]
         bound = (stop - first) * (s + 1)
-        while (1 << table_bits) < 2 * bound:
-            table_bits += 1
-            table_keys = np.zeros(1 << table_bits, np.int64)
-            table_rows = np.zeros(1 << table_bits, np.int64)
-            table_stamp = np.full(1 << table_bits, -1, np.int64)
+        if (1 << table_bits) < 2 * bound:
+            while (1 << table_bits) < 2 * bound:
+                table_bits += 1
+            table = np.zeros((3, 1 << table_bits), np.int64)
+            table_keys = table[0]
+            table_rows = table[1]
+            table_stamp = table[2]
+            table_stamp[:] = -1
         mask = (1 << table_bits) - 1
         rows = stop
         if rows + bound > capacity:
@@ -499,19 +512,24 @@ def _count_component(
 
     rows = layer_start[size + 1]
     backward = np.zeros((rows, span))
-    back_lo = np.full(rows, span, np.int64)
-    back_hi = np.full(rows, -1, np.int64)
+    back_bounds = np.empty((2, rows), np.int64)
+    back_lo = back_bounds[0]
+    back_hi = back_bounds[1]
+    back_lo[:] = span
+    back_hi[:] = -1
     backward[rows - 1, 0] = 1.0
     back_lo[rows - 1] = back_hi[rows - 1] = 0
     widest = 0
     for i in range(size):
         widest = max(widest, layer_start[i + 1] - layer_start[i])
-    mined = np.zeros((widest, span))
-    mined_lo = np.empty(widest, np.int64)
-    mined_hi = np.empty(widest, np.int64)
-    spared = np.zeros((widest, span))
-    spared_lo = np.empty(widest, np.int64)
-    spared_hi = np.empty(widest, np.int64)
+    mined_spared = np.zeros((2, widest, span))
+    mined = mined_spared[0]
+    spared = mined_spared[1]
+    bounds = np.empty((4, widest), np.int64)
+    mined_lo = bounds[0]
+    mined_hi = bounds[1]
+    spared_lo = bounds[2]
+    spared_hi = bounds[3]
     for i in range(size - 1, -1, -1):
         g = groups[order[i]]
         s = sizes[g]
