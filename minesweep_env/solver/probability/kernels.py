@@ -114,7 +114,10 @@ def _signature_keys(flat, height, width, constraint_at):
     index first), which touches far fewer cells than a look around every covered one.
     """
     n = height * width
-    key_of = np.full(n, -1, np.int64)
+    # One allocation for the four per-cell rows (see _count_component).
+    rows = np.empty((4, n), np.int64)
+    key_of = rows[0]
+    key_of[:] = -1
     for j in range(n):
         if constraint_at[j] < 0:
             continue
@@ -131,9 +134,9 @@ def _signature_keys(flat, height, width, constraint_at):
                     first = key >> 15
                     first_y, first_x = first // width, first % width
                     key_of[i] = key | 1 << ((y - first_y) * 5 + x - first_x + 2)
-    cells = np.empty(n, np.int64)
-    keys = np.empty(n, np.int64)
-    off = np.empty(n, np.int64)
+    cells = rows[1]
+    keys = rows[2]
+    off = rows[3]
     frontier = 0
     off_count = 0
     for i in range(n):
@@ -161,10 +164,13 @@ def _groups(cells, keys, height, width, constraint_at):
     while (1 << bits) < 2 * count:
         bits += 1
     mask = (1 << bits) - 1
-    table_keys = np.empty(1 << bits, np.int64)
-    table_groups = np.full(1 << bits, -1, np.int64)
-    group_of = np.empty(count, np.int64)
-    first_cell = np.empty(count, np.int64)
+    table = np.empty((2, 1 << bits), np.int64)
+    table_keys = table[0]
+    table_groups = table[1]
+    table_groups[:] = -1
+    per_cell = np.empty((3, count), np.int64)
+    group_of = per_cell[0]
+    first_cell = per_cell[1]
     start = np.zeros(count + 1, np.int64)
     groups = 0
     for f in range(count):
@@ -182,7 +188,7 @@ def _groups(cells, keys, height, width, constraint_at):
     for g in range(groups):
         start[g + 1] += start[g]
     fill = start[:groups].copy()
-    ordered = np.empty(count, np.int64)
+    ordered = per_cell[2]
     for f in range(count):
         ordered[fill[group_of[f]]] = cells[f]
         fill[group_of[f]] += 1
@@ -873,12 +879,9 @@ def _set_up(flat, height, width, total, result):
     for c in range(components):
         for f in range(group_start[c], group_start[c + 1]):
             most[c] += sizes[order[f]]
-    scratch = (
-        np.empty(group_count, np.int64),
-        np.empty(constraint_count, np.int64),
-        np.empty(constraint_count, np.int64),
-        np.empty(constraint_count, np.int64),
-    )
+    rows = np.empty((4, max(group_count, constraint_count)), np.int64)
+    scratch = (rows[0, :group_count], rows[1, :constraint_count], rows[2, :constraint_count],
+               rows[3, :constraint_count])
     setup = (sizes, touches, touch_count, needs, by_start, by_members, scratch, most,
              constraint_at)
     return True, COUNTED, cells, start, off, order, group_start, left, setup
