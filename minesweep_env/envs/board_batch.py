@@ -150,6 +150,7 @@ class BoardBatch:
         # in _states when the first click draws (see start_seeded).
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
         self._states = np.zeros((num_boards, 6), dtype=np.uint64)  # layout_kernels.STATE_WORDS
+        self._spare_rng = np.random.default_rng(0)
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
         self._track: np.ndarray | None = None
@@ -335,9 +336,10 @@ class BoardBatch:
         if rng is None:  # a game of start_seeded: its generator as the layout left it
             from ..solver.probability.layout_kernels import generator_state
 
-            rng = np.random.default_rng(0)
+            # One spare generator restated (making one costs as much as a beginner step):
+            # a game draws from it here only, at its first click.
+            rng = self._spare_rng
             rng.bit_generator.state = generator_state(self._states[board])
-            self._rngs[board] = rng
         shape = (self.height, self.width)
         before = self.mines[board].reshape(shape)
         x, y = cell % self.width, cell // self.width
