@@ -4,10 +4,20 @@ Tests load (or, on a fresh checkout, compile) the compiled kernels in the test
 process on first use rather than in a background warm-up, so no test run leaves
 a detached process behind, and keep the warm-up's marker in a temporary folder
 rather than the user's cache. Subprocesses started by tests inherit both.
+
+stable-baselines3 makes a log folder in the system's temporary folder for every
+model that learns without one; ``SB3_LOGDIR`` puts those in this run's folder
+too, and the folder goes when the run ends.
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 
+_RUN_FOLDER = tempfile.mkdtemp(prefix="semiautomines-tests-")
+atexit.register(shutil.rmtree, _RUN_FOLDER, ignore_errors=True)
+
 os.environ.setdefault("SEMIAUTOMINES_JIT_SYNC", "1")
-os.environ.setdefault("SEMIAUTOMINES_CACHE_DIR", tempfile.mkdtemp(prefix="semiautomines-jit-"))
+os.environ.setdefault("SEMIAUTOMINES_CACHE_DIR", os.path.join(_RUN_FOLDER, "jit"))
+os.environ.setdefault("SB3_LOGDIR", os.path.join(_RUN_FOLDER, "sb3"))

@@ -173,3 +173,23 @@ def test_an_edited_kernel_source_drops_every_kernels_numba_cache(tmp_path, monke
     assert warm.drop_stale_caches(key) is None and all(path.exists() for path in cached)
     edited = {**key, "sources": {**key["sources"], "kernels.py": {"sha256": "edited"}}}
     assert warm.drop_stale_caches(edited) == stamp and not any(p.exists() for p in cached)
+
+
+def test_the_compile_families_hold_every_kernel_exactly_once() -> None:
+    """A kernel added to the fast path but to no family would compile during a game."""
+    from minesweep_env.solver.probability import fast, warm
+
+    jobs = [name for family in warm.COMPILE_GROUPS for name in family]
+    wanted = [f"fast.{i}" for i in range(len(fast.KERNELS))] + ["play", "tracked", "generation"]
+    assert sorted(jobs) == sorted(wanted)
+
+
+def test_parallel_warm_up_fills_the_cache_every_process_then_loads() -> None:
+    """Two compile processes, then a fresh one finds every fast-path kernel in the cache."""
+    from minesweep_env.solver.probability import warm
+
+    warm.compile_in_parallel(2)
+    loaded = _run(
+        "from minesweep_env.solver.probability import fast\nprint(fast.load_kernels())"
+    )
+    assert loaded.strip() == "True"

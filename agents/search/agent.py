@@ -20,6 +20,12 @@ Each move, in this order:
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
 solvers.
+
+Settings off by default, each measured against the default on the same games
+and found no better (benchmarks/results/strength.md): ``shared_weight``,
+``far`` (more candidates off the frontier), ``living`` and ``blend`` (how the
+look-ahead values its last guess) and ``dominance`` (a safer cell the chosen
+one's every number proves safe is probed instead).
 """
 
 from __future__ import annotations
@@ -57,6 +63,16 @@ SHARED_WEIGHT = 0.0
 """Weight of a candidate's shared 50/50 risk (:mod:`.influence`) in its score (0: ignored)."""
 SHARED_EXTRA = 2
 """Candidates added for their shared 50/50 risk, beyond ``width``."""
+FAR = 1
+"""Candidates off the frontier (see :func:`.candidates.candidates`)."""
+LIVING = 0
+"""Count only living cells at the look-ahead's last guess (1: on; see
+:meth:`.lookahead.Outcome.living_safety`)."""
+BLEND = 0
+"""Blend the look-ahead's last guess with the second best cell (1: on; see
+:meth:`.lookahead.Outcome.blended_safety`)."""
+DOMINANCE = 0
+"""Replace the chosen cell by a safer cell its every outcome proves safe (1: on)."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -87,6 +103,14 @@ class SearchAgent(Agent):
         (see :data:`ENDGAME_BUDGET`).
     :param shared_weight: how much of a candidate's risk shared with a 50/50 that
         may be forced anyway (:mod:`.influence`) is given back to its score (0: none).
+    :param far: cells off the frontier among the candidates: the best ranked
+        one, and ``far - 1`` beside the frontier (beyond ``width``).
+    :param living: at the look-ahead's last guess, count only cells whose number
+        is not already known (1: on, 0: off).
+    :param blend: at the look-ahead's last guess, blend the best cell's safety with
+        the second best's, 4 to 1 (1: on, 0: off).
+    :param dominance: when every number the chosen cell could show proves a safer
+        cell safe, probe that cell instead (1: on, 0: off; see :meth:`_dominant`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -103,6 +127,10 @@ class SearchAgent(Agent):
         endgame_layouts: int = ENDGAME_LAYOUTS,
         endgame_budget: int = ENDGAME_BUDGET,
         shared_weight: float = SHARED_WEIGHT,
+        far: int = FAR,
+        living: int = LIVING,
+        blend: int = BLEND,
+        dominance: int = DOMINANCE,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -117,6 +145,10 @@ class SearchAgent(Agent):
         self.endgame_layouts = int(endgame_layouts)
         self.endgame_budget = int(endgame_budget)
         self.shared_weight = float(shared_weight)
+        self.far = int(far)
+        self.living = bool(living)
+        self.blend = bool(blend)
+        self.dominance = bool(dominance)
         self.opening = opening
         self._cache: dict = {}
 
@@ -202,13 +234,17 @@ class SearchAgent(Agent):
             weights = count_position(board, cache=self._cache)
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
-        listed = candidates(board.grid, weights, valid, self.margin, self.width)
+        listed = candidates(board.grid, weights, valid, self.margin, self.width, self.far)
         if any(weights.mine_weight.get(cell) is None for cell in listed):
             return ()  # no total known and no frontier: nothing to weigh
         if shared:
             listed += self._shared_candidates(weights, valid, shared, listed)
-        return tuple(
-            assess(board, weights, cell, self.depth, self._cache, DEEP_WIDTH) for cell in listed
+        return tuple(self._assess(board, weights, cell) for cell in listed)
+
+    def _assess(self, board: Board, weights: Weights, cell: int) -> Assessment:
+        """:func:`.lookahead.assess` with this agent's settings."""
+        return assess(
+            board, weights, cell, self.depth, self._cache, DEEP_WIDTH, self.living, self.blend
         )
 
     def _shared_candidates(
@@ -229,7 +265,7 @@ class SearchAgent(Agent):
         shared = influence(board, weights, self._cache) if self.shared_weight else {}
         assessed = self.weigh(board, weights, valid, shared)
         if not assessed:
-            cell = candidates(board.grid, weights, valid, self.margin, self.width)[0]
+            cell = candidates(board.grid, weights, valid, self.margin, self.width, self.far)[0]
             return Advice(cell, "search", float("nan"))
 
         def score(assessment: Assessment) -> float:
@@ -238,7 +274,38 @@ class SearchAgent(Agent):
 
         # max keeps the first of equal scores: the greedy ranking breaks ties.
         best = max(assessed, key=score)
+        if self.dominance:
+            best = self._dominant(board, weights, valid, best, assessed)
         return Advice(best.cell, "search", best.safety, assessed)
+
+    def _dominant(
+        self,
+        board: Board,
+        weights: Weights,
+        valid: np.ndarray,
+        chosen: Assessment,
+        assessed: tuple[Assessment, ...],
+    ) -> Assessment:
+        """The safest cell that ``chosen``'s every outcome proves safe, when it is safer.
+
+        Such a cell B is safe in every layout where ``chosen`` (A) is: probing B
+        first and then A (unless B's number proves A a mine) sees, wherever A is
+        safe, exactly the numbers A-then-the-auto-solver sees, and survives the
+        layouts where A is a mine and B is not. The look-ahead can miss this: it
+        counts A's next move as safe (B) without the guess after it. Repeated
+        while a safer such cell exists (mine weights fall strictly: it ends).
+        """
+        by_cell = {a.cell: a for a in assessed}
+        mine = weights.mine_weight
+        while True:
+            own = mine[chosen.cell] or 0
+            safer = [
+                c for c in chosen.clears if valid[c] and mine.get(c) is not None and mine[c] < own
+            ]
+            if not safer:
+                return chosen
+            cell = rank(board.grid, weights, safer)[0]
+            chosen = by_cell.get(cell) or self._assess(board, weights, cell)
 
     def score(self, assessment: Assessment) -> float:
         """What the agent maximises (rounded, so float noise never breaks a tie)."""
@@ -251,5 +318,9 @@ class SearchAgent(Agent):
             f"progress weight {self.progress_weight}, exact endgame <= "
             f"{self.endgame_layouts} layouts"
             + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
+            + (f", {self.far} cells off the frontier" if self.far != FAR else "")
+            + (", living cells" if self.living else "")
+            + (", blended last guess" if self.blend else "")
+            + (", dominance" if self.dominance else "")
             + ")"
         )

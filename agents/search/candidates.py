@@ -45,14 +45,34 @@ def off_frontier(view: np.ndarray) -> np.ndarray:
     return (view == COVERED) & (np.asarray(neighbour_sum(probed)) == 0)
 
 
+def beside_frontier(view: np.ndarray) -> np.ndarray:
+    """Boolean (H, W): cells off the frontier that touch a covered cell of the frontier.
+
+    Their number reaches into the frontier, so it can settle cells there,
+    where a corner's number (the usual stand-in of the cells off the frontier)
+    mostly speaks of cells nobody knows anything about yet.
+    """
+    far = off_frontier(view)
+    frontier = ((view == COVERED) & ~far).astype(np.int8)
+    return far & (np.asarray(neighbour_sum(frontier)) > 0)
+
+
 def candidates(
-    view: np.ndarray, weights: Weights, valid: np.ndarray, margin: float, limit: int
+    view: np.ndarray,
+    weights: Weights,
+    valid: np.ndarray,
+    margin: float,
+    limit: int,
+    far: int = 1,
 ) -> list[int]:
-    """The cells to look ahead from, best ranked first (at most ``limit``).
+    """The cells to look ahead from, best ranked first (at most ``limit + far - 1``).
 
     :param valid: boolean per flat cell, the probes allowed.
     :param margin: a cell qualifies when its safety is at least ``1 - margin``
         times the best safety.
+    :param far: cells off the frontier to look at when they qualify: the best
+        ranked one, then the best ranked of those beside the frontier
+        (:func:`beside_frontier`), beyond ``limit``.
     """
     layouts = weights.layouts
     mine = weights.mine_weight
@@ -62,10 +82,14 @@ def candidates(
     best = 1.0 - min(mine[c] or 0 for c in open_cells) / layouts  # type: ignore[operator]
     floor = (1.0 - margin) * best
     qualifying = [c for c in open_cells if 1.0 - (mine[c] or 0) / layouts >= floor - 1e-12]
-    far = off_frontier(view).reshape(-1)
-    near = [c for c in qualifying if not far[c]]
-    away = [c for c in qualifying if far[c]]
+    outside = off_frontier(view).reshape(-1)
+    near = [c for c in qualifying if not outside[c]]
+    away = [c for c in qualifying if outside[c]]
     chosen = rank(view, weights, near)[: limit - 1 if away else limit]
     if away:
-        chosen.append(rank(view, weights, away)[0])
+        ranked = rank(view, weights, away)
+        chosen.append(ranked[0])
+        if far > 1:
+            beside = beside_frontier(view).reshape(-1)
+            chosen += [c for c in ranked[1:] if beside[c]][: far - 1]
     return rank(view, weights, chosen)

@@ -22,7 +22,7 @@ from functools import cached_property
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED
+from minesweep_env.core.cells import COVERED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import Weights, count_position
 
@@ -67,6 +67,51 @@ class Outcome:
             return 0.5
         return 1.0 - min(known) / layouts
 
+    def blended_safety(self) -> float:
+        """:meth:`best_safety` blended with the second best cell's, 4 to 1 (as
+        JSMinesweeper's secondary safety does): a position whose only good guess
+        is one cell is worth a little less than one with two."""
+        if self.progress:
+            return 1.0
+        layouts = self.weights.layouts
+        known = sorted(
+            w for w in self.weights.mine_weight.values() if w is not None and w != layouts
+        )
+        if not known:
+            return 0.5
+        best, second = known[0], known[min(1, len(known) - 1)]
+        return 1.0 - (4 * best + second) / (5 * layouts)
+
+    def living_safety(self) -> float:
+        """:meth:`best_safety` counting only *living* cells: a covered cell with
+        no undecided covered neighbour shows a number every layout agrees on, so
+        opening it teaches nothing. Progress then needs a living safe cell, and
+        the next guess is the safest living cell (the safest of all when none
+        lives): a dead cell's guess only postpones the one that informs.
+        """
+        flat = self.board.grid.reshape(-1)
+        layouts = self.weights.layouts
+        mine = self.weights.mine_weight
+        table = neighbour_table(self.board.width, self.board.height)
+
+        def undecided(cell: int) -> bool:
+            weight = mine.get(cell)
+            return flat[cell] == COVERED and (weight is None or 0 < weight < layouts)
+
+        def living(cell: int) -> bool:
+            return any(undecided(n) for n in table[cell])
+
+        covered = [c for c in mine if flat[c] == COVERED]
+        if not any(undecided(c) for c in covered):
+            return 1.0  # nothing left to guess
+        if any(mine[c] == 0 and living(c) for c in covered):
+            return 1.0
+        ranked = sorted((w, c) for c in covered if (w := mine[c]) is not None and 0 < w < layouts)
+        if not ranked:  # no total known and no frontier left: nothing to go on
+            return 0.5
+        weight = next((w for w, c in ranked if living(c)), ranked[0][0])
+        return 1.0 - weight / layouts
+
 
 def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome]:
     """Every number ``cell`` could show if it is safe, with the position it leaves.
@@ -99,6 +144,9 @@ class Assessment:
     survival: float
     """P(surviving this guess and the next ``depth - 1`` guesses, each chosen
     at its best) with a safe move counted as surviving; the safety at depth 1."""
+    clears: tuple[int, ...] = ()
+    """Covered cells (not the cell itself) safe in every layout where the cell
+    is safe: whatever number it shows, the auto-solver opens them next."""
 
 
 def assess(
@@ -108,12 +156,18 @@ def assess(
     depth: int,
     cache: dict | None = None,
     width_at: tuple[int, ...] = (4,),
+    living: bool = False,
+    blend: bool = False,
 ) -> Assessment:
     """The exact safety, chance of progress and ``depth``-move survival of probing ``cell``.
 
     :param weights: the engine's weights of ``board``.
     :param width_at: how many candidates to look at in each deeper position
         (the last entry repeats); only used at depth 3 and more.
+    :param living: at the last guess, count only living cells
+        (:meth:`Outcome.living_safety`) instead of every cell (:meth:`Outcome.best_safety`).
+    :param blend: at the last guess, blend the best cell's safety with the second
+        best's (:meth:`Outcome.blended_safety`; ignored with ``living``).
     """
     mine = weights.mine_weight[cell]
     safety = 1.0 - (mine or 0) / weights.layouts
@@ -122,16 +176,39 @@ def assess(
     if not safe_layouts:
         return Assessment(cell, 0.0, 0.0, 0.0)
     progress = sum(o.weights.layouts for o in found if o.progress) / safe_layouts
+    clears = common_clears(board, cell, found)
     if depth <= 1:
-        return Assessment(cell, safety, progress, safety)
+        return Assessment(cell, safety, progress, safety, clears)
     total = 0.0
     for outcome in found:
         share = outcome.weights.layouts / weights.layouts
-        if depth == 2 or outcome.progress:
+        if living and depth == 2:
+            total += share * outcome.living_safety()
+        elif blend and depth == 2:
+            total += share * outcome.blended_safety()
+        elif depth == 2 or outcome.progress:
             total += share * outcome.best_safety()
         else:
             total += share * best_survival(outcome, depth - 1, cache, width_at)
-    return Assessment(cell, safety, progress, total)
+    return Assessment(cell, safety, progress, total, clears)
+
+
+def common_clears(board: Board, cell: int, found: list[Outcome]) -> tuple[int, ...]:
+    """The covered cells other than ``cell`` that every outcome of probing it proves safe.
+
+    Such a cell is safe in every layout where ``cell`` is safe, so probing it
+    first loses nothing: where ``cell`` is safe both get opened either way, and
+    where ``cell`` is a mine it may still be safe (see :mod:`.agent`'s dominance).
+    """
+    flat = board.grid.reshape(-1)
+    common: set[int] | None = None
+    for outcome in found:
+        mine = outcome.weights.mine_weight
+        safe = {c for c, w in mine.items() if w == 0 and c != cell and flat[c] == COVERED}
+        common = safe if common is None else common & safe
+        if not common:
+            return ()
+    return tuple(sorted(common or ()))
 
 
 def best_survival(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import multiprocessing
 import os
 import time
 import traceback
@@ -127,15 +128,68 @@ def drop_stale_caches(key: dict) -> Path | None:
     return stamp
 
 
-def compile_and_mark(key: dict) -> str | None:
+COMPILE_GROUPS = (
+    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked"),
+    ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation"),
+)
+"""The kernels' compile jobs in two families of about equal cost (cold cache, one core):
+the proof and play-out kernels, and the counting and choice kernels. numba compiles
+a callee into each caller, so a family compiled in one process shares its callees;
+``fast.N`` is ``fast.KERNELS[N]`` alone."""
+
+
+def compile_group(names: tuple[str, ...]) -> list[tuple[str, float]]:
+    """Compile (or load from numba's cache) the kernels of one :data:`COMPILE_GROUPS` family.
+
+    :returns: each job's name and the CPU seconds it took.
+    """
+    from . import fast, generation_kernels, play_kernels, tracked_kernels
+
+    groups = {
+        "play": play_kernels.compile_probe_kernel,
+        "tracked": tracked_kernels.compile_kernels,
+        "generation": generation_kernels.compile_kernels,
+    }
+    took = []
+    for name in names:
+        start = time.process_time()
+        if name.startswith("fast."):
+            kernel, signature = fast.KERNELS[int(name.removeprefix("fast."))]
+            if signature not in kernel.overloads:
+                kernel.compile(signature)
+        else:
+            groups[name]()
+        took.append((name, time.process_time() - start))
+    return took
+
+
+def compile_in_parallel(jobs: int) -> None:
+    """Fill numba's cache from up to ``jobs`` processes at once, one family each.
+
+    numba writes each cache file whole (a temporary file, then a rename), so two
+    processes that compile a shared callee at once both leave a valid file; an
+    index entry lost to such a race only means the final load compiles that
+    kernel again. The caller then loads every kernel from the cache and checks it.
+    """
+    context = multiprocessing.get_context("spawn")  # no numba state inherited by a fork
+    with context.Pool(min(jobs, len(COMPILE_GROUPS))) as pool:
+        for took in pool.imap_unordered(compile_group, COMPILE_GROUPS):
+            jobs_took = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in took)
+            print(f"  CPU {jobs_took}", flush=True)
+
+
+def compile_and_mark(key: dict, jobs: int = 1) -> str | None:
     """Load or compile the kernels in this process, check them, write the marker.
 
+    :param jobs: processes that compile at once before this one loads (1: compile here).
     :returns: ``None`` when the cache is ready, else what went wrong (also in the marker).
     """
     try:
         from . import fast, generation_kernels, layout_kernels, play_kernels, tracked_kernels
 
         stamp = drop_stale_caches(key)
+        if jobs > 1:
+            compile_in_parallel(jobs)
         fast.load_kernels()
         play_kernels.compile_probe_kernel()  # not in fast's list: the env's kernels
         tracked_kernels.compile_kernels()
@@ -168,6 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--background", action="store_true", help="run at low priority")
     parser.add_argument("--lock", type=Path, help="the lock file to remove when done")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes compiling at once (the test command uses every core; default 1)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.background and hasattr(os, "nice"):
@@ -177,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         if jit.marker_ready(jit.read_marker(), key):
             print(f"kernels already cached ({jit.marker_path()})")
             return 0
-        error = compile_and_mark(key)
+        error = compile_and_mark(key, jobs=max(1, args.jobs))
         if error:
             print(f"warm-up failed, the exact engine will answer: {error}")
             return 1

@@ -1,0 +1,181 @@
+"""The search agent's middle-game settings, checked against every layout of small
+positions: common clears and dominance, living cells, candidates beside the frontier."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from positions import random_position
+
+from minesweep_env import Board
+from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
+from minesweep_env.core.layout import MineLayout
+from minesweep_env.core.minefield import Minefield
+from minesweep_env.solver.probability import count_position
+from semiautomines_agents import SearchAgent
+from semiautomines_agents.search.candidates import beside_frontier, candidates, off_frontier
+from semiautomines_agents.search.endgame import Endgame, Layouts, TooManyLayouts
+from semiautomines_agents.search.lookahead import assess, outcomes
+
+
+def _guessing_positions(count: int, limit: int = 400) -> list[Board]:
+    """Random positions with the mine total known, nothing proven safe, something
+    to guess, and at most ``limit`` layouts (so every layout can be listed)."""
+    found = []
+    for seed in range(100 * count):
+        board, _ = random_position(seed)
+        covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
+        if len(covered) < 3:
+            continue
+        weights = count_position(board)
+        mine = weights.mine_weight
+        if weights.layouts > limit or any(mine[c] == 0 for c in covered):
+            continue
+        if all(mine[c] == weights.layouts for c in covered):
+            continue
+        found.append(board)
+        if len(found) == count:
+            return found
+    raise AssertionError(f"only {len(found)} positions fit")
+
+
+POSITIONS = _guessing_positions(40)
+
+
+def _undecided(board: Board) -> list[int]:
+    weights = count_position(board)
+    return [
+        c
+        for c, w in weights.mine_weight.items()
+        if board.grid.reshape(-1)[c] == COVERED and w is not None and 0 < w < weights.layouts
+    ]
+
+
+@pytest.mark.parametrize("board", POSITIONS)
+def test_common_clears_are_exactly_the_cells_safe_wherever_the_probe_is(board):
+    weights = count_position(board)
+    layouts = Layouts(board, limit=10_000)
+    bits = {cell: bit for bit, cell in enumerate(layouts.cells)}
+    for cell in _undecided(board):
+        clears = assess(board, weights, cell, 2).clears
+        where_safe = [m for m in layouts.masks if not m >> bits[cell] & 1]
+        expected = {
+            other
+            for other in layouts.cells
+            if other != cell and all(not m >> bits[other] & 1 for m in where_safe)
+        }
+        assert set(clears) == expected
+
+
+@pytest.mark.parametrize("board", POSITIONS)
+def test_a_safer_common_clear_wins_at_least_as_often_as_the_probe(board):
+    # The argument behind `dominance`, checked by exact play of the whole game.
+    weights = count_position(board)
+    try:
+        layouts = Layouts(board, limit=400)
+    except TooManyLayouts:
+        pytest.skip("too many layouts")
+    endgame = Endgame(layouts)
+    for cell in _undecided(board):
+        for other in assess(board, weights, cell, 2).clears:
+            if weights.mine_weight[other] < weights.mine_weight[cell]:
+                assert (
+                    endgame.probe_value(layouts.masks, layouts.cells.index(other))
+                    >= endgame.probe_value(layouts.masks, layouts.cells.index(cell)) - 1e-12
+                )
+
+
+def test_dominance_moves_a_probe_to_its_safer_common_clear():
+    # 3x3, four mines: wherever (0, 1) is safe, (1, 0) and (2, 0) are too (found
+    # by scanning random positions; the endgame test above covers the why).
+    board = Board(np.array([[-1, -1, -1], [-1, -1, 2], [-1, 3, -1]]), 4)
+    assert board.grid[0, 0] == COVERED
+    weights = count_position(board)
+    mine = weights.mine_weight
+    probe = assess(board, weights, 3, 2)
+    assert {1, 2} <= set(probe.clears) and all(mine[c] < mine[3] for c in (1, 2))
+    valid = board.grid.reshape(-1) == COVERED
+    moved = SearchAgent(dominance=1)._dominant(board, weights, valid, probe, (probe,))
+    assert mine[moved.cell] < mine[3] and moved.cell in probe.clears
+    # With the safer clears not allowed as probes, the probe stays.
+    unmoved = SearchAgent(dominance=1)._dominant(
+        board, weights, np.isin(np.arange(9), [3]), probe, (probe,)
+    )
+    assert unmoved.cell == 3
+
+
+@pytest.mark.parametrize("board", POSITIONS)
+def test_a_cell_with_no_undecided_neighbour_can_show_one_number_only(board):
+    # What `living` calls dead: its number is known before it is probed.
+    weights = count_position(board)
+    flat = board.grid.reshape(-1)
+    undecided = set(_undecided(board))
+    table = neighbour_table(board.width, board.height)
+    for cell in np.flatnonzero(flat == COVERED).tolist():
+        if weights.mine_weight[cell] == weights.layouts:
+            continue
+        if not any(n in undecided for n in table[cell]):
+            assert len(outcomes(board, cell)) == 1
+
+
+@pytest.mark.parametrize("board", POSITIONS[:20])
+def test_living_survival_is_a_probability_no_better_than_the_plain_one(board):
+    # Counting only living cells never makes the last guess safer than the
+    # safest cell, nor a probe more survivable than its own safety.
+    weights = count_position(board)
+    for cell in _undecided(board):
+        plain = assess(board, weights, cell, 2)
+        living = assess(board, weights, cell, 2, living=True)
+        assert 0 <= living.survival <= plain.survival + 1e-12
+        assert living.survival <= living.safety + 1e-12
+        assert (living.safety, living.progress) == (plain.safety, plain.progress)
+
+
+def _opened_expert_board() -> Board:
+    """An expert layout (fixed seed) with one zero opened near its middle: a
+    frontier, and many covered cells off it."""
+    rng = np.random.default_rng(0)
+    layout = MineLayout.random(30, 16, 99, rng)
+    mines = layout.mines.astype(np.int8)
+    around = np.asarray(neighbour_sum(mines))
+    zeros = np.flatnonzero((around.reshape(-1) == 0) & (mines.reshape(-1) == 0)).tolist()
+    start = min(zeros, key=lambda c: abs(c % 30 - 15) + abs(c // 30 - 8))
+    field = Minefield(layout, first_click="none", rng=rng)
+    field.probe(start % 30, start // 30)
+    return field.board()
+
+
+def test_far_adds_cells_beside_the_frontier_and_far_1_changes_nothing():
+    board = _opened_expert_board()
+    view = board.grid
+    weights = count_position(board)
+    valid = view.reshape(-1) == COVERED
+    one = candidates(view, weights, valid, 1.0, 8)
+    three = candidates(view, weights, valid, 1.0, 8, far=3)
+    assert candidates(view, weights, valid, 1.0, 8, far=1) == one
+    extra = set(three) - set(one)
+    assert set(one) <= set(three) and 1 <= len(extra) <= 2
+    beside = beside_frontier(view).reshape(-1)
+    outside = off_frontier(view).reshape(-1)
+    table = neighbour_table(board.width, board.height)
+    flat = view.reshape(-1)
+    for cell in extra:
+        assert beside[cell] and outside[cell]
+        assert any(flat[n] == COVERED and not outside[n] for n in table[cell])
+
+
+@pytest.mark.parametrize("board", POSITIONS[:20])
+def test_the_blended_last_guess_lies_between_the_two_safest_cells(board):
+    for cell in _undecided(board):
+        for outcome in outcomes(board, cell):
+            best, blended = outcome.best_safety(), outcome.blended_safety()
+            if outcome.progress:
+                assert blended == best == 1.0
+                continue
+            layouts = outcome.weights.layouts
+            weights = sorted(
+                w for w in outcome.weights.mine_weight.values() if w is not None and w != layouts
+            )
+            second = 1 - weights[min(1, len(weights) - 1)] / layouts
+            assert second - 1e-12 <= blended <= best + 1e-12
+            assert blended == pytest.approx(0.8 * best + 0.2 * second)
