@@ -180,7 +180,8 @@ def test_the_compile_families_hold_every_kernel_exactly_once() -> None:
     from minesweep_env.solver.probability import fast, warm
 
     jobs = [name for family in warm.COMPILE_GROUPS for name in family]
-    wanted = [f"fast.{i}" for i in range(len(fast.KERNELS))] + ["play", "tracked", "generation"]
+    wanted = [f"fast.{i}" for i in range(len(fast.KERNELS))]
+    wanted += ["play", "tracked", "generation", "layout"]
     assert sorted(jobs) == sorted(wanted)
 
 

@@ -87,10 +87,13 @@ class MineLayout:
         the mines. Taken as given, unchecked: a new game's layout skips a second count.
         """
         layout = object.__new__(cls)
-        for name, value in (("mines", mines), ("priorities", priorities), ("numbers", numbers)):
-            value.setflags(write=False)
-            object.__setattr__(layout, name, value)
-        object.__setattr__(layout, "_mine_count", mine_count)
+        mines.setflags(write=False)
+        priorities.setflags(write=False)
+        numbers.setflags(write=False)
+        # The fields written as __post_init__ writes them, without a loop (every reset).
+        fields = layout.__dict__
+        fields["mines"], fields["priorities"], fields["numbers"] = mines, priorities, numbers
+        fields["_mine_count"] = mine_count
         return layout
 
     @classmethod

@@ -11,7 +11,7 @@ from enum import Enum
 import numpy as np
 
 from .board import Board
-from .cells import COVERED, FLAGGED, neighbour_table
+from .cells import COVERED, FLAGGED, covered_view, neighbour_table
 from .first_click import FirstClick, protect_first_click
 from .layout import MineLayout
 
@@ -57,7 +57,7 @@ class Minefield:
         self.width = layout.width
         self.height = layout.height
         self._neighbours = neighbour_table(self.width, self.height)
-        self.view = np.full((self.height, self.width), COVERED, dtype=np.int8)
+        self.view = covered_view(self.width, self.height).copy()
         self._flat_view = self.view.reshape(-1)
         self._set_layout(layout)
         self.state = GameState.PLAYING

@@ -146,7 +146,11 @@ class BoardBatch:
         self.probabilities = np.zeros((num_boards, cells), dtype=np.float64)
         self.settled = np.zeros(num_boards, dtype=bool)
         self._neighbours = neighbour_array(width, height)
+        # Each game's generator for its first click: kept, or (None) made from its state
+        # in _states when the first click draws (see start_seeded).
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
+        self._states = np.zeros((num_boards, 6), dtype=np.uint64)  # layout_kernels.STATE_WORDS
+        self._spare_rng = np.random.default_rng(0)
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
         self._track: np.ndarray | None = None
@@ -177,7 +181,34 @@ class BoardBatch:
         for board in boards.tolist():
             self._given[board] = self._built[board] = None
 
-    def _new_games(self, boards: np.ndarray, rngs: Sequence[np.random.Generator]) -> None:
+    def start_seeded(self, boards: np.ndarray, seeds: np.ndarray, mine_count: int) -> None:
+        """:meth:`start_random` with the priorities and generators of
+        ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn and counted
+        in one compiled call (:mod:`~minesweep_env.solver.probability.layout_kernels`);
+        each board's generator is made only if its first click draws. Needs the kernels."""
+        from ..solver.probability import layout_kernels
+
+        count, cells = len(boards), self.width * self.height
+        priorities = np.empty((count, cells), np.int64)
+        mines = np.empty((count, cells), bool)
+        numbers = np.empty((count, cells), np.int8)
+        states = np.empty((count, layout_kernels.STATE_WORDS), np.uint64)
+        layout_kernels.layouts_from_seeds(
+            seeds, mine_count, self.height, self.width, priorities, mines, numbers, states
+        )
+        self._new_games(boards, [None] * count)
+        self._states[boards] = states
+        self.priorities[boards] = priorities
+        self.mines[boards] = mines
+        self.numbers[boards] = numbers
+        self.mine_count[boards] = mine_count
+        self.safe_left[boards] = cells - mine_count
+        for board in boards.tolist():
+            self._given[board] = self._built[board] = None
+
+    def _new_games(
+        self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None]
+    ) -> None:
         for board, rng in zip(boards.tolist(), rngs, strict=True):
             self._rngs[board] = rng
         self.settled[boards] = False
@@ -302,7 +333,13 @@ class BoardBatch:
     def _protect_first_click(self, board: int, cell: int) -> None:
         """The first-click policy on ``board``'s first probe, ``cell`` (as ``Minefield``'s)."""
         rng = self._rngs[board]
-        assert rng is not None
+        if rng is None:  # a game of start_seeded: its generator as the layout left it
+            from ..solver.probability.layout_kernels import generator_state
+
+            # One spare generator restated (making one costs as much as a beginner step):
+            # a game draws from it here only, at its first click.
+            rng = self._spare_rng
+            rng.bit_generator.state = generator_state(self._states[board])
         shape = (self.height, self.width)
         before = self.mines[board].reshape(shape)
         x, y = cell % self.width, cell // self.width

@@ -346,6 +346,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             self.rule_set.known_weights, self.rule_set.known_probabilities
         )
         self._known_probabilities = self.rule_set.known_probabilities
+        # The compiled layout's seed and generator state, and the games' generator (see
+        # _random_layout).
+        self._seeds = np.empty(1, np.int64)
+        self._states: np.ndarray | None = None
+        self._game_rng = np.random.default_rng(0)
         self._renderer: Any = None
         self._window: Any = None
 
@@ -390,20 +395,21 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         map_index = int(self.np_random.integers(len(self.maps))) if self.maps else 0
         layout_seed = int(self.np_random.integers(_SEED_BOUND))
-        # One generator per game: the layout is drawn from it first, then the first-click
-        # policy draws from it, so the agent's moves never reach np_random.
-        game_rng = np.random.default_rng(layout_seed)
-
+        # One generator per game, default_rng(layout_seed): the layout is drawn from it
+        # first, then the first-click policy draws from it, so the agent's moves never
+        # reach np_random.
         self.map_path, self.map_start, self.layout_seed = None, None, None
-        if "layout" in options:
-            layout = self._given_layout(options["layout"])
-        elif "map" in options:
-            layout = self._named_map(options["map"])
-        elif self.maps:
-            layout = self._play_map(self.maps[map_index])
+        if "layout" in options or "map" in options or self.maps:
+            game_rng = np.random.default_rng(layout_seed)
+            if "layout" in options:
+                layout = self._given_layout(options["layout"])
+            elif "map" in options:
+                layout = self._named_map(options["map"])
+            else:
+                layout = self._play_map(self.maps[map_index])
         else:
             self.layout_seed = layout_seed
-            layout = self._random_layout(game_rng)
+            layout, game_rng = self._random_layout(layout_seed)
         self.game = Game(
             layout,
             self.rule_set,
@@ -513,21 +519,38 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         assert self.game is not None
         return self.game.state is GameState.PLAYING
 
-    def _random_layout(self, rng: np.random.Generator) -> MineLayout:
-        """``MineLayout.random(W, H, mines, rng)``: the same draw, the same layout; its
-        mines and numbers counted in one compiled call once the kernels are loaded."""
-        if jit.compiled() is None:
-            return MineLayout.random(self.width, self.height, self.mines, rng)
-        from ..solver.probability.play_kernels import layout_from_priorities
+    def _random_layout(self, layout_seed: int) -> tuple[MineLayout, np.random.Generator]:
+        """``MineLayout.random(W, H, mines, rng)``, ``rng`` being
+        ``np.random.default_rng(layout_seed)``, and ``rng`` after that draw.
 
-        priorities = rng.permutation(self._cells)  # MineLayout.random's one draw
-        mines = np.empty(self._cells, dtype=bool)
-        numbers = np.empty(self._cells, dtype=np.int8)
-        layout_from_priorities(priorities, self.mines, self.height, self.width, mines, numbers)
+        Once the kernels are loaded both come from one compiled call, bit for bit
+        (:mod:`~minesweep_env.solver.probability.layout_kernels`): making a numpy
+        generator costs more than a beginner step. The generator handed back is then
+        this env's own, set to the state ``rng`` would have: only the game being
+        played draws from it (its first click), and the next reset sets it again.
+        """
+        if jit.compiled() is None:
+            rng = np.random.default_rng(layout_seed)
+            return MineLayout.random(self.width, self.height, self.mines, rng), rng
+        from ..solver.probability import layout_kernels
+
+        cells = self._cells
+        priorities = np.empty((1, cells), np.int64)
+        mines = np.empty((1, cells), bool)
+        numbers = np.empty((1, cells), np.int8)
+        if self._states is None:
+            self._states = np.empty((1, layout_kernels.STATE_WORDS), np.uint64)
+        self._seeds[0] = layout_seed
+        layout_kernels.layouts_from_seeds(
+            self._seeds, self.mines, self.height, self.width, priorities, mines, numbers,
+            self._states,
+        )
+        self._game_rng.bit_generator.state = layout_kernels.generator_state(self._states[0])
         shape = (self.height, self.width)
-        return MineLayout.counted(
+        layout = MineLayout.counted(
             mines.reshape(shape), priorities.reshape(shape), numbers.reshape(shape), self.mines
         )
+        return layout, self._game_rng
 
     def _given_layout(self, layout: Any) -> MineLayout:
         if not isinstance(layout, MineLayout):

@@ -16,6 +16,7 @@ from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
+from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from .board_batch import LOST, PLAYING, WON, BoardBatch
 from .checks import RESET_OPTIONS, check_reset_options
@@ -319,33 +320,37 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         then start in one batched call.
         """
         random_boards: list[int] = []
-        permutations: list[np.ndarray] = []
-        game_rngs: list[np.random.Generator] = []
+        seeds: list[int] = []
         cells = self.width * self.height
         for board in boards.tolist():
             np_random = self._board_rng(board)
             map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
             layout_seed = int(np_random.integers(_SEED_BOUND))
-            game_rng = np.random.default_rng(layout_seed)
             self.map_path[board] = self.map_start[board] = self.layout_seed[board] = None
             self.rule_sets[board].reset()  # as Game does when a game starts
-            if "layout" in options:
-                self.boards.start(board, self._given_layout(options["layout"]), game_rng)
-            elif "map" in options:
-                layout = self._play_map(board, self._named_map(options["map"]))
+            if "layout" in options or "map" in options or self.maps:
+                game_rng = np.random.default_rng(layout_seed)
+                if "layout" in options:
+                    layout = self._given_layout(options["layout"])
+                elif "map" in options:
+                    layout = self._play_map(board, self._named_map(options["map"]))
+                else:
+                    layout = self._play_map(board, self.maps[map_index])
                 self.boards.start(board, layout, game_rng)
-            elif self.maps:
-                self.boards.start(board, self._play_map(board, self.maps[map_index]), game_rng)
             else:
-                # MineLayout.random's draw: the priorities, then the first click's draws.
+                # MineLayout.random's draw from default_rng(layout_seed): the priorities,
+                # then the first click's draws.
                 self.layout_seed[board] = layout_seed
                 random_boards.append(board)
-                permutations.append(game_rng.permutation(cells))
-                game_rngs.append(game_rng)
-        if random_boards:
-            self.boards.start_random(
-                np.array(random_boards), np.array(permutations), self.mines, game_rngs
+                seeds.append(layout_seed)
+        if random_boards and jit.compiled() is not None:
+            self.boards.start_seeded(
+                np.array(random_boards), np.array(seeds, np.int64), self.mines
             )
+        elif random_boards:
+            game_rngs = [np.random.default_rng(seed) for seed in seeds]
+            permutations = np.array([rng.permutation(cells) for rng in game_rngs])
+            self.boards.start_random(np.array(random_boards), permutations, self.mines, game_rngs)
         self.steps[boards] = 0
         self._stale[boards] = True
 

@@ -121,6 +121,7 @@ KERNEL_SOURCES = (
     "greedy_kernels.py",
     "choice_kernels.py",
     "generation_kernels.py",
+    "layout_kernels.py",
 )
 """The files, next to this one, whose code numba compiles and caches."""
 

@@ -114,7 +114,10 @@ def _signature_keys(flat, height, width, constraint_at):
     index first), which touches far fewer cells than a look around every covered one.
     """
     n = height * width
-    key_of = np.full(n, -1, np.int64)
+    # One allocation for the four per-cell rows (see _count_component).
+    rows = np.empty((4, n), np.int64)
+    key_of = rows[0]
+    key_of[:] = -1
     for j in range(n):
         if constraint_at[j] < 0:
             continue
@@ -131,9 +134,9 @@ def _signature_keys(flat, height, width, constraint_at):
                     first = key >> 15
                     first_y, first_x = first // width, first % width
                     key_of[i] = key | 1 << ((y - first_y) * 5 + x - first_x + 2)
-    cells = np.empty(n, np.int64)
-    keys = np.empty(n, np.int64)
-    off = np.empty(n, np.int64)
+    cells = rows[1]
+    keys = rows[2]
+    off = rows[3]
     frontier = 0
     off_count = 0
     for i in range(n):
@@ -161,10 +164,13 @@ def _groups(cells, keys, height, width, constraint_at):
     while (1 << bits) < 2 * count:
         bits += 1
     mask = (1 << bits) - 1
-    table_keys = np.empty(1 << bits, np.int64)
-    table_groups = np.full(1 << bits, -1, np.int64)
-    group_of = np.empty(count, np.int64)
-    first_cell = np.empty(count, np.int64)
+    table = np.empty((2, 1 << bits), np.int64)
+    table_keys = table[0]
+    table_groups = table[1]
+    table_groups[:] = -1
+    per_cell = np.empty((3, count), np.int64)
+    group_of = per_cell[0]
+    first_cell = per_cell[1]
     start = np.zeros(count + 1, np.int64)
     groups = 0
     for f in range(count):
@@ -182,7 +188,7 @@ def _groups(cells, keys, height, width, constraint_at):
     for g in range(groups):
         start[g + 1] += start[g]
     fill = start[:groups].copy()
-    ordered = np.empty(count, np.int64)
+    ordered = per_cell[2]
     for f in range(count):
         ordered[fill[group_of[f]]] = cells[f]
         fill[group_of[f]] += 1
@@ -366,36 +372,46 @@ def _count_component(
             c = touches[g, t]
             last[c] = i
             room[c] += sizes[g]
-    active = np.empty(MAX_OPEN, np.int64)
+    # Arrays of one size and kind share one allocation, a row each: an allocation costs
+    # about as much as counting a small component's group, and a position has many.
+    small = np.empty((8, MAX_OPEN), np.int64)
+    active = small[0]
     active_count = 0
 
     capacity = 64
-    keys = np.zeros(capacity, np.int64)
+    rows_state = np.zeros((3, capacity), np.int64)
+    keys = rows_state[0]
     forward = np.zeros((capacity, span))
-    lo = np.full(capacity, span, np.int64)
-    hi = np.full(capacity, -1, np.int64)
+    lo = rows_state[1]
+    hi = rows_state[2]
+    lo[:] = span
+    hi[:] = -1
     moves_capacity = 64
-    move_from = np.empty(moves_capacity, np.int64)
-    move_mines = np.empty(moves_capacity, np.int64)
-    move_to = np.empty(moves_capacity, np.int64)
+    move_rows = np.empty((3, moves_capacity), np.int64)
+    move_from = move_rows[0]
+    move_mines = move_rows[1]
+    move_to = move_rows[2]
     moves = 0
-    layer_start = np.zeros(size + 2, np.int64)
-    move_start = np.zeros(size + 1, np.int64)
+    starts = np.zeros((2, size + 2), np.int64)
+    layer_start = starts[0]
+    move_start = starts[1]
     forward[0, 0] = 1.0
     lo[0] = hi[0] = 0
     layer_start[1] = 1
     table_bits = 6
-    table_keys = np.zeros(1 << table_bits, np.int64)
-    table_rows = np.zeros(1 << table_bits, np.int64)
-    table_stamp = np.full(1 << table_bits, -1, np.int64)
+    table = np.zeros((3, 1 << table_bits), np.int64)
+    table_keys = table[0]
+    table_rows = table[1]
+    table_stamp = table[2]
+    table_stamp[:] = -1
 
-    touched_slot = np.empty(8, np.int64)
-    touched_need = np.empty(8, np.int64)
-    touched_room = np.empty(8, np.int64)
-    next_active = np.empty(MAX_OPEN, np.int64)
-    next_from_slot = np.empty(MAX_OPEN, np.int64)
-    next_from_touched = np.empty(MAX_OPEN, np.int64)
-    values = np.empty(8, np.int64)
+    touched_slot = small[1]
+    touched_need = small[2]
+    touched_room = small[3]
+    next_active = small[4]
+    next_from_slot = small[5]
+    next_from_touched = small[6]
+    values = small[7]
     for i in range(size):
         g = groups[order[i]]
         s = sizes[g]
@@ -429,11 +445,14 @@ def _count_component(
                 next_count += 1
         first, stop = layer_start[i], layer_start[i + 1]
         bound = (stop - first) * (s + 1)
-        while (1 << table_bits) < 2 * bound:
-            table_bits += 1
-            table_keys = np.zeros(1 << table_bits, np.int64)
-            table_rows = np.zeros(1 << table_bits, np.int64)
-            table_stamp = np.full(1 << table_bits, -1, np.int64)
+        if (1 << table_bits) < 2 * bound:
+            while (1 << table_bits) < 2 * bound:
+                table_bits += 1
+            table = np.zeros((3, 1 << table_bits), np.int64)
+            table_keys = table[0]
+            table_rows = table[1]
+            table_stamp = table[2]
+            table_stamp[:] = -1
         mask = (1 << table_bits) - 1
         rows = stop
         if rows + bound > capacity:
@@ -499,19 +518,24 @@ def _count_component(
 
     rows = layer_start[size + 1]
     backward = np.zeros((rows, span))
-    back_lo = np.full(rows, span, np.int64)
-    back_hi = np.full(rows, -1, np.int64)
+    back_bounds = np.empty((2, rows), np.int64)
+    back_lo = back_bounds[0]
+    back_hi = back_bounds[1]
+    back_lo[:] = span
+    back_hi[:] = -1
     backward[rows - 1, 0] = 1.0
     back_lo[rows - 1] = back_hi[rows - 1] = 0
     widest = 0
     for i in range(size):
         widest = max(widest, layer_start[i + 1] - layer_start[i])
-    mined = np.zeros((widest, span))
-    mined_lo = np.empty(widest, np.int64)
-    mined_hi = np.empty(widest, np.int64)
-    spared = np.zeros((widest, span))
-    spared_lo = np.empty(widest, np.int64)
-    spared_hi = np.empty(widest, np.int64)
+    mined_spared = np.zeros((2, widest, span))
+    mined = mined_spared[0]
+    spared = mined_spared[1]
+    bounds = np.empty((4, widest), np.int64)
+    mined_lo = bounds[0]
+    mined_hi = bounds[1]
+    spared_lo = bounds[2]
+    spared_hi = bounds[3]
     for i in range(size - 1, -1, -1):
         g = groups[order[i]]
         s = sizes[g]
@@ -855,12 +879,9 @@ def _set_up(flat, height, width, total, result):
     for c in range(components):
         for f in range(group_start[c], group_start[c + 1]):
             most[c] += sizes[order[f]]
-    scratch = (
-        np.empty(group_count, np.int64),
-        np.empty(constraint_count, np.int64),
-        np.empty(constraint_count, np.int64),
-        np.empty(constraint_count, np.int64),
-    )
+    rows = np.empty((4, max(group_count, constraint_count)), np.int64)
+    scratch = (rows[0, :group_count], rows[1, :constraint_count], rows[2, :constraint_count],
+               rows[3, :constraint_count])
     setup = (sizes, touches, touch_count, needs, by_start, by_members, scratch, most,
              constraint_at)
     return True, COUNTED, cells, start, off, order, group_start, left, setup

@@ -244,23 +244,10 @@ PROBE_SIGNATURES = (_probe_signature(True), _probe_signature(False))
 layout's read-only arrays (its mines are writable only when given non-contiguous)."""
 
 
-LAYOUT_SIGNATURE = (
-    types.Array(types.int64, 1, "C"),
-    types.int64,
-    types.int64,
-    types.int64,
-    types.Array(types.boolean, 1, "C"),
-    types.Array(types.int8, 1, "C"),
-)
-"""The signature the env calls :func:`layout_from_priorities` with."""
-
-
 def compile_probe_kernel() -> None:
-    """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` and the env's
-    :func:`layout_from_priorities` (the warm-up does, so numba's cache holds them and
-    no game compiles them)."""
+    """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` (the warm-up does,
+    so numba's cache holds them and no game compiles them); :func:`layout_from_priorities`
+    is compiled inside :mod:`.layout_kernels`' entry point."""
     for signature in PROBE_SIGNATURES:
         if signature not in probe_play_out_into.overloads:
             probe_play_out_into.compile(signature)
-    if LAYOUT_SIGNATURE not in layout_from_priorities.overloads:
-        layout_from_priorities.compile(LAYOUT_SIGNATURE)
