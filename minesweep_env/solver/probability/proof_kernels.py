@@ -149,6 +149,26 @@ def _pairs(numbers, constraints, masks, need, constraint_at, height, width, mark
 
 
 @njit(cache=True)
+def read_window(cell, flat, height, width):
+    """What number ``cell``'s 3x3 window holds: its covered cells (how many, and as a
+    9-bit mask, bit ``(dy + 1) * 3 + dx + 1``) and its flags. One reading for the
+    stateless proof and the tracked constraints, so both see a number alike."""
+    y, x = cell // width, cell % width
+    room = 0
+    flagged = 0
+    mask = 0
+    for ny in range(max(y - 1, 0), min(y + 2, height)):
+        for nx in range(max(x - 1, 0), min(x + 2, width)):
+            code = flat[ny * width + nx]
+            if code == COVERED:
+                room += 1
+                mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
+            elif code == FLAGGED:
+                flagged += 1
+    return room, flagged, mask
+
+
+@njit(cache=True)
 def complete_proof_into(grid, has_total, total, codes, probabilities):
     """Prove what ``complete`` proves on ``grid``: :data:`SAFE` / :data:`MINE` bits into ``codes``.
 
@@ -190,18 +210,7 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities, work
             covered += 1
         if value < 0:
             continue
-        y, x = i // width, i % width
-        room = 0
-        flagged = 0
-        mask = 0
-        for ny in range(max(y - 1, 0), min(y + 2, height)):
-            for nx in range(max(x - 1, 0), min(x + 2, width)):
-                code = flat[ny * width + nx]
-                if code == COVERED:
-                    room += 1
-                    mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
-                elif code == FLAGGED:
-                    flagged += 1
+        room, flagged, mask = read_window(i, flat, height, width)
         if value - flagged < 0 or value - flagged > room:
             return DEFER
         if room > 0:

@@ -38,6 +38,7 @@ from .proof_kernels import (
     _mark_bits,
     full_count,
     pair_rule,
+    read_window,
 )
 
 NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
@@ -57,18 +58,7 @@ def _refresh(cell, flat, height, width, track):
     """Read number ``cell``'s need and covered mask from the view; False when the
     number cannot hold (more flags around it than it says, or too few covered cells)."""
     value = np.int64(flat[cell])
-    y, x = cell // width, cell % width
-    room = 0
-    flagged = 0
-    mask = 0
-    for ny in range(max(y - 1, 0), min(y + 2, height)):
-        for nx in range(max(x - 1, 0), min(x + 2, width)):
-            code = flat[ny * width + nx]
-            if code == COVERED:
-                room += 1
-                mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
-            elif code == FLAGGED:
-                flagged += 1
+    room, flagged, mask = read_window(cell, flat, height, width)
     track[NEED, cell] = value - flagged
     track[MASK, cell] = mask
     return 0 <= value - flagged <= room
