@@ -351,6 +351,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
         self.game: Game | None = None
         self._flat_view = np.empty(0, np.int8)  # the game's view, flat (set by reset)
+        self._live_board = Board(np.empty((0, 0), np.int8))  # the game's view (set by reset)
         self.map_path: str | None = None
         self.map_start: tuple[int, int] | None = None
         self.layout_seed: int | None = None
@@ -435,6 +436,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self._probabilities = None
         self._flat_view = self.game.minefield.view.reshape(-1)  # the view's own memory
+        # The live view as a Board, made once a game: the rule set's known floats are
+        # looked up on it every step (see _chosen_probability).
+        self._live_board = Board(self.game.minefield.view, self.game.minefield.mine_count)
         info = self._info()
         if self.render_mode == "human":
             self.render()
@@ -647,7 +651,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             return self._first_click_probability()
         # The rule set's floats of this very position when it has them: the live view
         # is only compared with its record, so it need not be copied.
-        known = self._known_probabilities(Board(minefield.view, minefield.mine_count))
+        board = self._live_board
+        board.total_mines = minefield.mine_count  # an "endoh" first click deletes a mine
+        known = self._known_probabilities(board)
         if known is not None:
             return float(known.flat[index])
         return self._probability_plane.probability(minefield.board(), index)
