@@ -21,7 +21,7 @@ def register_envs() -> None:
     Registered with ``disable_env_checker=True``: Gymnasium's passive checker checks
     an env's own outputs on its first reset and step, which this env's tests do
     with the full ``check_env``; left on, it is one more wrapper layer on every call
-    (about 2% of a beginner game). ``gymnasium.make(..., disable_env_checker=False)``
+    (a few percent of a beginner game). ``gymnasium.make(..., disable_env_checker=False)``
     puts it back. The order check (``OrderEnforcing``) stays.
     """
     from gymnasium.envs.registration import register, registry
