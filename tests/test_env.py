@@ -521,3 +521,25 @@ def test_no_guess_map_reports_its_start_and_is_won_from_it_without_guessing():
     env = gym.make("SemiAutoMines-v0", maps=str(BEGINNER_SUITE))
     _, info = env.reset(seed=0)
     assert info["start"] is None
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.Philox])
+def test_layout_seed_draw_is_numpys_integers_draw(bit_generator):
+    # reset's seed draw reads PCG64's raw output directly; it must be the number
+    # integers(2**63) gives, and leave the generator where integers leaves it.
+    from minesweep_env.envs.semi_auto_mines import _SEED_BOUND, draw_layout_seed
+
+    ours, numpys = np.random.Generator(bit_generator(11)), np.random.Generator(bit_generator(11))
+    for _ in range(2000):
+        assert draw_layout_seed(ours) == int(numpys.integers(_SEED_BOUND))
+    assert ours.bit_generator.random_raw(8).tolist() == numpys.bit_generator.random_raw(8).tolist()
+
+
+def test_make_skips_the_passive_checker_unless_asked_and_keeps_the_order_check():
+    env = gym.make("SemiAutoMines-v0")
+    assert isinstance(env, gym.wrappers.OrderEnforcing)
+    assert env.env is env.unwrapped
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(0)
+    checked = gym.make("SemiAutoMines-v0", disable_env_checker=False)
+    assert isinstance(checked.env, gym.wrappers.PassiveEnvChecker)

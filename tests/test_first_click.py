@@ -98,3 +98,36 @@ def test_zone_that_cannot_be_cleared_is_an_error():
     layout = MineLayout.random(3, 3, 8, np.random.default_rng(0))
     with pytest.raises(ValueError, match="cannot clear"):
         protect_first_click(layout.mines, 1, 1, "zero", np.random.default_rng(0))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    width=st.integers(3, 10),
+    height=st.integers(3, 10),
+    density=st.floats(0.0, 0.6),
+    policy=st.sampled_from(["endoh", "safe", "zero"]),
+    data=st.data(),
+)
+def test_first_click_keeps_the_numbers_and_count_of_the_mines_it_leaves(
+    seed, width, height, density, policy, data
+):
+    # Minefield updates the numbers around the mines a policy moved instead of counting
+    # the board again: they must be the count of the new layout, cell for cell.
+    from minesweep_env.core.cells import adjacent_mine_counts
+    from minesweep_env.core.minefield import Minefield
+
+    rng = np.random.default_rng(seed)
+    layout = MineLayout.random(width, height, int(density * (width * height - 9)), rng)
+    x = data.draw(st.integers(0, width - 1))
+    y = data.draw(st.integers(0, height - 1))
+    minefield = Minefield(layout, policy, np.random.default_rng(seed))
+    minefield.apply_first_click(x, y)
+    expected = protect_first_click(layout.mines, x, y, policy, np.random.default_rng(seed))
+    after = minefield.layout
+    assert np.array_equal(after.mines, expected)
+    assert np.array_equal(after.numbers, adjacent_mine_counts(expected))
+    assert after.numbers.dtype == np.int8
+    assert after.mine_count == int(expected.sum())
+    assert after.priorities is layout.priorities
+    assert np.array_equal(minefield.flat_layout()[1], after.numbers.reshape(-1))

@@ -79,16 +79,22 @@ class MineLayout:
 
     @classmethod
     def counted(
-        cls, mines: np.ndarray, priorities: np.ndarray, numbers: np.ndarray, mine_count: int
+        cls,
+        mines: np.ndarray,
+        priorities: np.ndarray | None,
+        numbers: np.ndarray,
+        mine_count: int,
     ) -> MineLayout:
         """The layout ``MineLayout(mines, priorities)`` from parts already counted
-        elsewhere (a compiled kernel): ``mines`` bool and ``priorities`` int64 of one
-        (H, W) shape, ``numbers`` their int8 :func:`adjacent_mine_counts`, ``mine_count``
-        the mines. Taken as given, unchecked: a new game's layout skips a second count.
+        elsewhere (a compiled kernel, a first click's update): ``mines`` bool and
+        ``priorities`` int64 (or ``None``) of one (H, W) shape, ``numbers`` their int8
+        :func:`adjacent_mine_counts`, ``mine_count`` the mines. Taken as given,
+        unchecked: a new game's layout skips a second count.
         """
         layout = object.__new__(cls)
         mines.setflags(write=False)
-        priorities.setflags(write=False)
+        if priorities is not None:
+            priorities.setflags(write=False)
         numbers.setflags(write=False)
         # The fields written as __post_init__ writes them, without a loop (every reset).
         fields = layout.__dict__

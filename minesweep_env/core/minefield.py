@@ -51,8 +51,12 @@ class Minefield:
     ):
         self.initial_layout = layout
         self.layout = layout
-        self.first_click = FirstClick(first_click)
-        self.win_rule = WinRule(win_rule)
+        # An enum member is taken as it is: the enum call costs more than the rest of a
+        # new game's bookkeeping here (the env makes a game on every reset).
+        self.first_click = (
+            first_click if type(first_click) is FirstClick else FirstClick(first_click)
+        )
+        self.win_rule = win_rule if type(win_rule) is WinRule else WinRule(win_rule)
         self._rng = rng if rng is not None else np.random.default_rng()
         self.width = layout.width
         self.height = layout.height
@@ -134,9 +138,22 @@ class Minefield:
             return
         if self.first_click is not FirstClick.ZERO and not self._flat_mines[y * self.width + x]:
             return  # no mine under the click: the policy neither moves one nor draws
-        mines = protect_first_click(self.layout.mines, x, y, self.first_click, self._rng)
-        if not np.array_equal(mines, self.layout.mines):
-            self._set_layout(MineLayout(mines=mines, priorities=self.layout.priorities))
+        layout = self.layout
+        mines = protect_first_click(layout.mines, x, y, self.first_click, self._rng)
+        moved = np.flatnonzero(mines.reshape(-1) != self._flat_mines).tolist()
+        if not moved:
+            return
+        # The policy moved or deleted a few mines: their neighbours' numbers change by one
+        # each, cheaper than counting the whole board again (every fifth expert game).
+        numbers = layout.numbers.copy()
+        flat_numbers, flat_mines = numbers.reshape(-1), mines.reshape(-1)
+        count = layout.mine_count
+        for cell in moved:
+            change = 1 if flat_mines[cell] else -1
+            count += change
+            for neighbour in self._neighbours[cell]:
+                flat_numbers[neighbour] += change
+        self._set_layout(MineLayout.counted(mines, layout.priorities, numbers, count))
 
     def record_probe(self, x: int, y: int, opened: int) -> None:
         """Take in a probe of (x, y) played on :attr:`view` directly, after

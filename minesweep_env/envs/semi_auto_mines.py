@@ -44,6 +44,21 @@ _SEED_BOUND = 2**63
 _STATE_NAMES = {state: state.value for state in GameState}
 """``info["state"]`` of each game state (a dict lookup is cheaper than ``.value``)."""
 
+
+def draw_layout_seed(np_random: np.random.Generator) -> int:
+    """``int(np_random.integers(_SEED_BOUND))``, the same number and generator state after it.
+
+    Below 2**63, ``integers`` (Lemire's method, no rejection for this bound) is one raw
+    64-bit draw shifted right once; taken directly that costs a sixth as much, on every
+    reset. Only for PCG64 (Gymnasium's generator), whose raw draw is 64 bits; any other
+    bit generator is asked through ``integers`` itself.
+    """
+    bit_generator = np_random.bit_generator
+    if type(bit_generator) is np.random.PCG64:
+        return bit_generator.random_raw() >> 1
+    return int(np_random.integers(_SEED_BOUND))
+
+
 class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     """
     ## Description
@@ -336,6 +351,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
         self.game: Game | None = None
         self._flat_view = np.empty(0, np.int8)  # the game's view, flat (set by reset)
+        self._live_board = Board(np.empty((0, 0), np.int8))  # the game's view (set by reset)
         self.map_path: str | None = None
         self.map_start: tuple[int, int] | None = None
         self.layout_seed: int | None = None
@@ -394,7 +410,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         options = check_reset_options(options)
         super().reset(seed=seed)
         map_index = int(self.np_random.integers(len(self.maps))) if self.maps else 0
-        layout_seed = int(self.np_random.integers(_SEED_BOUND))
+        layout_seed = draw_layout_seed(self.np_random)
         # One generator per game, default_rng(layout_seed): the layout is drawn from it
         # first, then the first-click policy draws from it, so the agent's moves never
         # reach np_random.
@@ -420,6 +436,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.steps = 0
         self._probabilities = None
         self._flat_view = self.game.minefield.view.reshape(-1)  # the view's own memory
+        # The live view as a Board, made once a game: the rule set's known floats are
+        # looked up on it every step (see _chosen_probability).
+        self._live_board = Board(self.game.minefield.view, self.game.minefield.mine_count)
         info = self._info()
         if self.render_mode == "human":
             self.render()
@@ -632,7 +651,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             return self._first_click_probability()
         # The rule set's floats of this very position when it has them: the live view
         # is only compared with its record, so it need not be copied.
-        known = self._known_probabilities(Board(minefield.view, minefield.mine_count))
+        board = self._live_board
+        board.total_mines = minefield.mine_count  # an "endoh" first click deletes a mine
+        known = self._known_probabilities(board)
         if known is not None:
             return float(known.flat[index])
         return self._probability_plane.probability(minefield.board(), index)
