@@ -64,6 +64,26 @@ _CHOOSE = np.array(
 
 
 @njit(cache=True)
+def read_window(cell, flat, height, width):
+    """What number ``cell``'s 3x3 window holds: its covered cells (how many, and as a
+    9-bit mask, bit ``(dy + 1) * 3 + dx + 1``) and its flags. One reading for the
+    count, the stateless proof and the tracked constraints, so all see a number alike."""
+    y, x = cell // width, cell % width
+    room = 0
+    flagged = 0
+    mask = 0
+    for ny in range(max(y - 1, 0), min(y + 2, height)):
+        for nx in range(max(x - 1, 0), min(x + 2, width)):
+            code = flat[ny * width + nx]
+            if code == COVERED:
+                room += 1
+                mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
+            elif code == FLAGGED:
+                flagged += 1
+    return room, flagged, mask
+
+
+@njit(cache=True)
 def _read_constraints(flat, height, width, out):
     """Constraints of every number touching a covered cell; NaN / 0 written on the rest.
 
@@ -83,16 +103,7 @@ def _read_constraints(flat, height, width, out):
             out[i] = 0.0
         if value < 0:
             continue
-        y, x = i // width, i % width
-        room = 0
-        flagged = 0
-        for ny in range(max(y - 1, 0), min(y + 2, height)):
-            for nx in range(max(x - 1, 0), min(x + 2, width)):
-                code = flat[ny * width + nx]
-                if code == COVERED:
-                    room += 1
-                elif code == FLAGGED:
-                    flagged += 1
+        room, flagged, _ = read_window(i, flat, height, width)
         need = value - flagged
         if need < 0 or need > room:
             return False, constraint_at, needs, count, flags

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ...core.cells import COVERED, FLAGGED
-from .kernels import weigh_groups, write_probabilities
+from .kernels import read_window, weigh_groups, write_probabilities
 
 CHEAP = 0
 """The proof is the cheap rules' fixed point (it proves something)."""
@@ -146,26 +146,6 @@ def _pairs(numbers, constraints, masks, need, constraint_at, height, width, mark
                 count = pair_rule(mask_a, masks[b], need[a], need[b], pa, pb, ny - ya, nx - xa,
                                   width, marks, marked, count)
     return count
-
-
-@njit(cache=True)
-def read_window(cell, flat, height, width):
-    """What number ``cell``'s 3x3 window holds: its covered cells (how many, and as a
-    9-bit mask, bit ``(dy + 1) * 3 + dx + 1``) and its flags. One reading for the
-    stateless proof and the tracked constraints, so both see a number alike."""
-    y, x = cell // width, cell % width
-    room = 0
-    flagged = 0
-    mask = 0
-    for ny in range(max(y - 1, 0), min(y + 2, height)):
-        for nx in range(max(x - 1, 0), min(x + 2, width)):
-            code = flat[ny * width + nx]
-            if code == COVERED:
-                room += 1
-                mask |= 1 << ((ny - y + 1) * 3 + nx - x + 1)
-            elif code == FLAGGED:
-                flagged += 1
-    return room, flagged, mask
 
 
 @njit(cache=True)

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
+from .kernels import read_window
 from .play_kernels import _flood, _probe_signature
 from .proof_kernels import (
     _POPCOUNT,
@@ -38,7 +39,6 @@ from .proof_kernels import (
     _mark_bits,
     full_count,
     pair_rule,
-    read_window,
 )
 
 NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
