@@ -348,7 +348,7 @@ def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
         groups = parameter_groups(policy, args)
         assert sum(len(group["params"]) for group in groups) == len(list(policy.parameters()))
         fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
-        moved[prior_lr] = abs(float(policy.mlp_extractor.prior_scale) - 20.0)
+        moved[prior_lr] = abs(float(policy.mlp_extractor.prior_scale.detach()) - 20.0)
     assert moved[0.5] > 20 * moved[0.0]
 
 
@@ -388,5 +388,5 @@ def test_train_keeps_a_fixed_prior_scale_through_imitation_and_ppo(tmp_path):
     )
     run_dir = train(args)
     policy, _ = load_policy(run_dir / "final.pt")
-    assert float(policy.mlp_extractor.prior_scale) == 33.0
+    assert float(policy.mlp_extractor.prior_scale.detach()) == 33.0
     assert read_state(run_dir)["completed"] == ["bc"]
