@@ -23,7 +23,7 @@ from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
-from .semi_auto_mines import _SEED_BOUND, SemiAutoMinesEnv
+from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed
 
 _STATE_NAMES = np.empty(3, dtype=object)
 """``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
@@ -325,7 +325,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         for board in boards.tolist():
             np_random = self._board_rng(board)
             map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
-            layout_seed = int(np_random.integers(_SEED_BOUND))
+            layout_seed = draw_layout_seed(np_random)
             self.map_path[board] = self.map_start[board] = self.layout_seed[board] = None
             self.rule_sets[board].reset()  # as Game does when a game starts
             if "layout" in options or "map" in options or self.maps:
