@@ -28,7 +28,7 @@ def test_only_the_prior_scale_changes_and_the_sidecar_keeps_its_record(tmp_path)
     before = tiny_model(source)
     assert main([str(source), str(out), "--scale", "45"]) == 0
     after, meta = load_policy(out)
-    assert float(after.mlp_extractor.prior_scale) == 45.0
+    assert float(after.mlp_extractor.prior_scale.detach()) == 45.0
     old, new = before.state_dict(), after.state_dict()
     assert [k for k in old if not th.equal(old[k], new[k])] == ["mlp_extractor.prior_scale"]
     assert meta["training"] == {"stage": "bc"} and meta["obs_mode"] == "planes+probabilities"
@@ -45,7 +45,7 @@ def test_in_place_and_refusals(tmp_path, capsys):
     source = tmp_path / "m.pt"
     tiny_model(source)
     assert main([str(source), str(source), "--scale", "30"]) == 0
-    assert float(load_policy(source)[0].mlp_extractor.prior_scale) == 30.0
+    assert float(load_policy(source)[0].mlp_extractor.prior_scale.detach()) == 30.0
     assert main([str(source), str(tmp_path / "k.zip"), "--scale", "30"]) == 2
     assert main([str(source), str(tmp_path / "k.pt"), "--scale", "0"]) == 2
     assert main([str(tmp_path / "none.pt"), str(tmp_path / "k.pt"), "--scale", "30"]) == 2
