@@ -24,6 +24,17 @@ from .proof_kernels import CHEAP, DEFER, MINE, SAFE, WORK_ROWS, prove_flat
 
 
 @njit(cache=True)
+def proof_could_lose(codes, mines, n):
+    """Whether a proof could lose: a cell proved safe holds a mine, or a cell is proved
+    both (only behind a wrong flag). Such a proof is left to the Python path, which
+    plays it in its own order; the stateless and the tracked play-outs both ask this."""
+    for i in range(n):  # noqa: SIM110 - numba compiles no generator inside any()
+        if (codes[i] & SAFE and mines[i]) or codes[i] == SAFE | MINE:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _flood(start, view, numbers, opened, count, stack):
     """Open ``start`` and, from every zero, its neighbours (as ``Minefield`` floods).
 
@@ -72,11 +83,8 @@ def _play_rounds(view, mines, numbers, has_total, total, nothing_covered, safe_l
         status = prove_flat(flat, height, width, has_total, total, codes, probabilities, work)
         if status == DEFER:
             return DEFER, opened_count, flagged_count, safe_left, False
-        # A proof that could lose (a safe cell that is a mine: only behind a wrong
-        # flag) is left to the Python path, which plays it in its own order.
-        for i in range(n):
-            if (codes[i] & SAFE and mines[i]) or codes[i] == SAFE | MINE:
-                return DEFER, opened_count, flagged_count, safe_left, False
+        if proof_could_lose(codes, mines, n):
+            return DEFER, opened_count, flagged_count, safe_left, False
         changed = False
         for i in range(n):
             if codes[i] & MINE and flat[i] == COVERED:

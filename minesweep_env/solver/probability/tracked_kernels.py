@@ -28,7 +28,7 @@ from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
 from .kernels import read_window
-from .play_kernels import _flood, _probe_signature
+from .play_kernels import _flood, _probe_signature, proof_could_lose
 from .proof_kernels import (
     _POPCOUNT,
     CHEAP,
@@ -286,11 +286,8 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
             status = full_count(flat, height, width, True, total, codes, probabilities)
             if status == DEFER:
                 return DEFER, count, flags_set, safe_left, False, False
-        # A proof that could lose (a safe cell that is a mine: only behind a wrong
-        # flag) is left to the Python path, which plays it in its own order.
-        for i in range(n):
-            if (codes[i] & SAFE and mines[i]) or codes[i] == SAFE | MINE:
-                return DEFER, count, flags_set, safe_left, False, False
+        if proof_could_lose(codes, mines, n):
+            return DEFER, count, flags_set, safe_left, False, False
         first_flag = flags_set
         for i in range(n):
             if codes[i] & MINE and flat[i] == COVERED:
