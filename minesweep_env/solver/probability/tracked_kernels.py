@@ -44,9 +44,9 @@ from .proof_kernels import (
 NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
 """Rows of ``track`` indexed by cell: the constraints kept between calls (a number's
 need and covered-cell mask), then flags that are all 0 between calls."""
-WORK, LONE, PAIRS, CHANGED, MARKED, STACK = 7, 8, 9, 10, 11, 12
+WORK, LONE, PAIRS, CHANGED, MARKED, STACK, DECIDED = 7, 8, 9, 10, 11, 12, 13
 """Rows of ``track`` used as lists of cells within a call."""
-TRACK_ROWS = 13
+TRACK_ROWS = 14
 """Rows of the ``track`` array (int64, (TRACK_ROWS, H * W)) a game keeps."""
 
 UNSEEN = 127
@@ -144,8 +144,11 @@ def _pairs_of(listed, height, width, track):
 @njit(cache=True)
 def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
     """The cheap rules' fixed point from the listed numbers: :data:`SAFE` / :data:`MINE`
-    bits into ``track[CODES]`` (the kept constraints lose the decided cells as they go,
-    as the board will once the round is played). Returns how many cells it decided.
+    bits into ``track[CODES]`` and the decided cells listed in ``track[DECIDED]`` (the
+    kept constraints lose the decided cells as they go, as the board will once the round
+    is played). Returns how many cells it decided, and whether a number it changed can
+    no longer hold (as a fresh read of that number after the round would find: its need
+    only falls with its covered cells, so a number that fails once fails at the end).
 
     As :func:`~.proof_kernels.prove_flat`'s rounds: the bare mine count, else each
     number alone, and only when those find nothing, each pair; numbers alone are
@@ -157,6 +160,7 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
     lone = listed
     pairs = listed
     decided = 0
+    bad = False
     while True:
         count = 0
         pairs_round = False
@@ -186,8 +190,7 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
         if count == 0:
             for k in range(pairs):
                 track[IN_PAIRS, track[PAIRS, k]] = 0
-            return decided
-        decided += count
+            return decided, bad
         changed = 0
         mines = 0
         for k in range(count):
@@ -195,6 +198,7 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
             mark = marks[cell]
             marks[cell] = 0
             codes[cell] |= mark
+            track[DECIDED, decided + k] = cell
             if mark & MINE:
                 mines += 1
             y, x = cell // width, cell % width
@@ -207,10 +211,12 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
                     masks[c] &= ~(1 << ((y - ny + 1) * 3 + x - nx + 1))
                     if mark & MINE:
                         need[c] -= 1
+                    bad |= not 0 <= need[c] <= _POPCOUNT[masks[c]]
                     if not track[IN_CHANGED, c]:
                         track[IN_CHANGED, c] = 1
                         track[CHANGED, changed] = c
                         changed += 1
+        decided += count
         covered -= count
         left -= mines
         for k in range(changed):
@@ -222,6 +228,86 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
                 track[PAIRS, pairs] = c
                 pairs += 1
         lone = changed
+
+
+@njit(cache=True)
+def _take_in_opened(opened, first, last, flat, height, width, track):
+    """Bring the kept constraints up to date with the cells ``opened[first:last]`` that
+    just opened, and list the numbers that changed, as :func:`_reread` of the numbers
+    around them would: the same constraints, the same verdict, the numbers listed.
+
+    A cell with the :data:`SAFE` code was decided by the cheap rules, which took it out
+    of its numbers already; any other (the probe, a zero's flood) leaves the covered
+    cells of the numbers around it here. Every opened cell is a new number, read from
+    the view. Returns how many numbers are listed, or -1 when a changed one cannot hold.
+    """
+    need, masks, codes = track[NEED], track[MASK], track[CODES]
+    count = 0
+    ok = True
+    for k in range(first, last):
+        cell = opened[k]
+        if codes[cell] & SAFE:
+            continue
+        y, x = cell // width, cell % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                number = ny * width + nx
+                # The cell is at (y - ny, x - nx) from that number.
+                bit = 1 << ((y - ny + 1) * 3 + x - nx + 1)
+                if masks[number] & bit:
+                    masks[number] &= ~bit
+                    # A safe cell gone: the need stays, the room shrinks.
+                    ok &= need[number] <= _POPCOUNT[masks[number]]
+                    if not track[LISTED, number]:
+                        track[LISTED, number] = 1
+                        track[WORK, count] = number
+                        count += 1
+    for k in range(first, last):
+        cell = opened[k]
+        ok &= _refresh(cell, flat, height, width, track)
+        if not track[LISTED, cell]:
+            track[LISTED, cell] = 1
+            track[WORK, count] = cell
+            count += 1
+    listed = 0
+    for k in range(count):
+        number = track[WORK, k]
+        track[LISTED, number] = 0
+        if masks[number] != 0:
+            track[LONE, listed] = number
+            track[PAIRS, listed] = number
+            track[IN_PAIRS, number] = 1
+            listed += 1
+    return listed if ok else -1
+
+
+SORTED_DECISIONS = 48
+"""Decided cells up to which a round plays them from their sorted list; a longer list
+is played by a pass over the board (the same cells in the same order)."""
+
+
+@njit(cache=True)
+def _sort_decided(track, decided):
+    """``track[DECIDED, :decided]`` in increasing order (insertion sort: a short list)."""
+    cells = track[DECIDED]
+    for k in range(1, decided):
+        cell = cells[k]
+        j = k
+        while j > 0 and cells[j - 1] > cell:
+            cells[j] = cells[j - 1]
+            j -= 1
+        cells[j] = cell
+
+
+@njit(cache=True)
+def _listed_could_lose(track, decided, mines):
+    """:func:`~.play_kernels.proof_could_lose` when only the listed decided cells have codes."""
+    codes = track[CODES]
+    for k in range(decided):
+        cell = track[DECIDED, k]
+        if (codes[cell] & SAFE and mines[cell]) or codes[cell] == SAFE | MINE:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -269,8 +355,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
     for row in range(LISTED, CODES + 1):
         track[row, :] = 0
     if kept:
-        listed = _reread(_note_around(opened, 0, count, flat, height, width, track, 0), flat,
-                         height, width, track)
+        listed = _take_in_opened(opened, 0, count, flat, height, width, track)
     else:
         listed = _read_all(flat, height, width, track)
     left = total - flags
@@ -280,39 +365,75 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
     codes = track[CODES]
     while True:
         status = CHEAP
-        if _cheap_rounds(flat, height, width, True, left, covered, listed, track) == 0:
+        decided, bad = _cheap_rounds(flat, height, width, True, left, covered, listed, track)
+        # A short list of cheap decisions is played from the list, sorted; a full count's
+        # (which decides by writing every cell's code) or a long list, by a board pass.
+        short = 0 < decided <= SORTED_DECISIONS
+        if decided == 0:
             if covered > MAX_COVERED:
                 return DEFER, count, flags_set, safe_left, False, False
             status = full_count(flat, height, width, True, total, codes, probabilities)
             if status == DEFER:
                 return DEFER, count, flags_set, safe_left, False, False
-        if proof_could_lose(codes, mines, n):
+        if short:
+            if _listed_could_lose(track, decided, mines):
+                return DEFER, count, flags_set, safe_left, False, False
+        elif proof_could_lose(codes, mines, n):
             return DEFER, count, flags_set, safe_left, False, False
         first_flag = flags_set
-        for i in range(n):
-            if codes[i] & MINE and flat[i] == COVERED:
-                flat[i] = FLAGGED
-                flagged[flags_set] = i
-                flags_set += 1
         before = count
-        for i in range(n):
-            if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
-                count = _flood(i, view, numbers, opened, count, stack)
-        codes[:] = 0
+        if short:
+            _sort_decided(track, decided)
+            for k in range(decided):
+                i = track[DECIDED, k]
+                if codes[i] & MINE and flat[i] == COVERED:
+                    flat[i] = FLAGGED
+                    flagged[flags_set] = i
+                    flags_set += 1
+            for k in range(decided):
+                i = track[DECIDED, k]
+                if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
+                    count = _flood(i, view, numbers, opened, count, stack)
+        else:
+            for i in range(n):
+                if codes[i] & MINE and flat[i] == COVERED:
+                    flat[i] = FLAGGED
+                    flagged[flags_set] = i
+                    flags_set += 1
+            for i in range(n):
+                if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
+                    count = _flood(i, view, numbers, opened, count, stack)
         safe_left -= count - before
         covered -= count - before + flags_set - first_flag
         left -= flags_set - first_flag
         won = safe_left == 0
         if won and nothing_covered:
             won = covered == 0
-        if won:
-            return status, count, flags_set, safe_left, True, False
-        if count == before and flags_set == first_flag:  # only a full count proves nothing
-            seen[:] = flat
-            return status, count, flags_set, safe_left, False, False
-        changed = _note_around(flagged, first_flag, flags_set, flat, height, width, track, 0)
-        changed = _note_around(opened, before, count, flat, height, width, track, changed)
-        listed = _reread(changed, flat, height, width, track)
+        if won or (count == before and flags_set == first_flag):
+            # Won, or only a full count proves nothing: the kept constraints describe the
+            # view when no cell changed.
+            if short:
+                for k in range(decided):
+                    codes[track[DECIDED, k]] = 0
+            else:
+                codes[:] = 0
+            if not won:
+                seen[:] = flat
+            return status, count, flags_set, safe_left, won, False
+        if decided > 0:
+            # The cheap rules took their decisions out of the kept constraints already.
+            listed = _take_in_opened(opened, before, count, flat, height, width, track)
+            if bad:
+                listed = -1
+        else:
+            changed = _note_around(flagged, first_flag, flags_set, flat, height, width, track, 0)
+            changed = _note_around(opened, before, count, flat, height, width, track, changed)
+            listed = _reread(changed, flat, height, width, track)
+        if short:
+            for k in range(decided):
+                codes[track[DECIDED, k]] = 0
+        else:
+            codes[:] = 0
         if listed < 0 or left < 0:
             return DEFER, count, flags_set, safe_left, False, False
 
