@@ -748,8 +748,14 @@ def weigh_groups_scaled(flat, height, width, total, result):
         :data:`NO_LAYOUT` or :data:`BEYOND`) for ``ok``, and the log (``-inf`` unless
         counted).
     """
+    return weigh_counted(total, count_groups(flat, height, width, total, result))
+
+
+@njit(cache=True)
+def weigh_counted(total, counted):
+    """:func:`weigh_groups_scaled` from the counts ``counted`` (:func:`count_groups`' tuple)."""
     status, cells, start, off, order, group_start, layouts, low, high, mine, free, left, scale = (
-        count_groups(flat, height, width, total, result)
+        counted
     )
     group_count = len(start) - 1 if len(start) else 0
     w_mine = np.zeros(group_count + 1)
@@ -774,8 +780,15 @@ def count_groups(flat, height, width, total, result):
         scaled counts by mine count (nonzero from ``low`` to ``high``), the groups'
         with and without a mine on a given cell, and the mines not flagged.
     """
-    ready, status, cells, start, off, order, group_start, left, setup = _set_up(
-        flat, height, width, total, result
+    return count_read(flat, height, width, total, _read_constraints(flat, height, width, result))
+
+
+@njit(cache=True)
+def count_read(flat, height, width, total, read):
+    """:func:`count_groups` on constraints already read: ``read`` is what
+    :func:`_read_constraints` returns (a caller that keeps them up to date passes its own)."""
+    ready, status, cells, start, off, order, group_start, left, setup = _set_up_read(
+        flat, height, width, total, read
     )
     if not ready:
         return _not_counted(status, cells)
@@ -867,10 +880,14 @@ def _set_up(flat, height, width, total, result):
         touches, touch_count, needs, by_start, by_members, scratch, most, constraint_at));
         when ``ready`` is False no layout fits (``status``) and the arrays are empty.
     """
+    return _set_up_read(flat, height, width, total, _read_constraints(flat, height, width, result))
+
+
+@njit(cache=True)
+def _set_up_read(flat, height, width, total, read):
+    """:func:`_set_up` on constraints already read (``read``: :func:`_read_constraints`' tuple)."""
     empty = np.empty(0, np.int64)
-    ok, constraint_at, needs, constraint_count, flags = _read_constraints(
-        flat, height, width, result
-    )
+    ok, constraint_at, needs, constraint_count, flags = read
     left = total - flags
     if not ok or (total >= 0 and left < 0):
         nothing = (empty, np.empty((0, 8), np.int64), empty, empty, empty, empty,

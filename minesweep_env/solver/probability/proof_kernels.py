@@ -268,15 +268,31 @@ def full_count(flat, height, width, has_total, total, codes, probabilities):
     )
     if not ok:
         return DEFER
+    decide_weighed(has_total, total, codes, probabilities, group_cells, start, off, w_mine,
+                   w_free)
+    return FULL
+
+
+@njit(cache=True)
+def decide_weighed(has_total, total, codes, probabilities, group_cells, start, off, w_mine,
+                   w_free):
+    """The end of :func:`full_count` from the groups' weights: the codes of the cells
+    decided (a weight one way of exactly 0) and the probabilities written; returns how
+    many cells it decided (a caller with nothing decided skips the round)."""
+    decided = 0
     for g in range(len(start) - 1):
         code = SAFE if w_mine[g] == 0.0 else MINE if w_free[g] == 0.0 else 0
+        if code != 0:
+            decided += start[g + 1] - start[g]
         for f in range(start[g], start[g + 1]):
             codes[group_cells[f]] = code
     if has_total and len(off) > 0:
         last = len(start) - 1
         code = SAFE if w_mine[last] == 0.0 else MINE if w_free[last] == 0.0 else 0
+        if code != 0:
+            decided += len(off)
         for i in off:
             codes[i] = code
     write_probabilities(probabilities, total if has_total else -1, group_cells, start, off,
                         w_mine, w_free)
-    return FULL
+    return decided

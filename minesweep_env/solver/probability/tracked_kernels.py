@@ -26,18 +26,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ...core.cells import COVERED, FLAGGED
-from .kernels import read_window
+from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE
+from .kernels import COUNTED, count_read, read_window, weigh_counted
 from .play_kernels import _flood, _probe_signature, proof_could_lose
 from .proof_kernels import (
     _POPCOUNT,
     CHEAP,
     DEFER,
+    FULL,
     MAX_COVERED,
     MINE,
     SAFE,
     _mark_bits,
-    full_count,
+    decide_weighed,
     pair_rule,
 )
 
@@ -311,6 +312,45 @@ def _listed_could_lose(track, decided, mines):
 
 
 @njit(cache=True)
+def _kept_constraints(flat, n, track, out):
+    """What :func:`~.kernels._read_constraints` reads from the view (the same tuple, NaN
+    and 0 written into ``out`` alike), taken from the kept constraints instead: a number
+    is a constraint while its kept mask has a covered cell. Every number was checked
+    when it last changed, so none fails here."""
+    need, masks = track[NEED], track[MASK]
+    constraint_at = np.full(n, -1, np.int64)
+    needs = np.empty(n, np.int64)
+    count = 0
+    flags = 0
+    for i in range(n):
+        value = flat[i]
+        out[i] = np.nan
+        if value == FLAGGED:
+            flags += 1
+        elif value == KNOWN_SAFE:
+            out[i] = 0.0
+        elif value >= 0 and masks[i] != 0:
+            constraint_at[i] = count
+            needs[count] = need[i]
+            count += 1
+    return True, constraint_at, needs, count, flags
+
+
+@njit(cache=True)
+def _full_count_kept(flat, height, width, total, codes, probabilities, track):
+    """:func:`~.proof_kernels.full_count` (a known total) on the kept constraints, which
+    describe the view; returns its status and how many cells it decided."""
+    read = _kept_constraints(flat, height * width, track, probabilities)
+    status, cells, start, off, w_mine, w_free, _ = weigh_counted(
+        total, count_read(flat, height, width, total, read)
+    )
+    if status != COUNTED:
+        return DEFER, 0
+    return FULL, decide_weighed(True, total, codes, probabilities, cells, start, off, w_mine,
+                                w_free)
+
+
+@njit(cache=True)
 def _same_view(flat, seen):
     """Whether the view is the one the kept constraints describe."""
     for i in range(len(flat)):  # noqa: SIM110 - a compiled loop, not a generator
@@ -352,11 +392,12 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
         won = covered == 0
     if won:
         return CHEAP, count, 0, safe_left, True, False
-    for row in range(LISTED, CODES + 1):
-        track[row, :] = 0
     if kept:
+        # The last call left the flag rows all 0 (it ended with the view kept).
         listed = _take_in_opened(opened, 0, count, flat, height, width, track)
     else:
+        for row in range(LISTED, CODES + 1):
+            track[row, :] = 0
         listed = _read_all(flat, height, width, track)
     left = total - flags
     if listed < 0 or left < 0:
@@ -372,9 +413,13 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
         if decided == 0:
             if covered > MAX_COVERED:
                 return DEFER, count, flags_set, safe_left, False, False
-            status = full_count(flat, height, width, True, total, codes, probabilities)
+            status, proven = _full_count_kept(flat, height, width, total, codes, probabilities,
+                                              track)
             if status == DEFER:
                 return DEFER, count, flags_set, safe_left, False, False
+            if proven == 0:  # a full count that proves nothing: the view stays as it is
+                seen[:] = flat
+                return status, count, flags_set, safe_left, False, False
         if short:
             if _listed_could_lose(track, decided, mines):
                 return DEFER, count, flags_set, safe_left, False, False
