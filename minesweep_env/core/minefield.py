@@ -6,6 +6,7 @@ outside (by :class:`minesweep_env.Game`, which adds the auto-solver).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 import numpy as np
@@ -33,12 +34,21 @@ class WinRule(str, Enum):
     """The IOCCC program's rule: no cell is left covered and unflagged."""
 
 
+GeneratorSource = np.random.Generator | Callable[[], np.random.Generator]
+"""The first-click policy's randomness: a generator, or a function that makes it.
+
+A function is called once, when the policy runs (under ``"zero"`` at every first click,
+under ``"safe"`` and ``"endoh"`` when a mine lies under it), and its generator kept: most
+games never draw, and making or restating a numpy generator costs more than a new game's
+other bookkeeping (the env starts one on every reset)."""
+
+
 class Minefield:
     """The mines, the player's view of them, and the rules of probing.
 
     :param layout: the mines before the first click.
     :param first_click: policy applied to the first probe (see :class:`FirstClick`).
-    :param rng: source of randomness for the first-click policy.
+    :param rng: source of randomness for the first-click policy (see :data:`GeneratorSource`).
     :param win_rule: when the game is won (see :class:`WinRule`).
     """
 
@@ -46,7 +56,7 @@ class Minefield:
         self,
         layout: MineLayout,
         first_click: FirstClick | str = FirstClick.SAFE,
-        rng: np.random.Generator | None = None,
+        rng: GeneratorSource | None = None,
         win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ):
         self.initial_layout = layout
@@ -57,7 +67,7 @@ class Minefield:
             first_click if type(first_click) is FirstClick else FirstClick(first_click)
         )
         self.win_rule = win_rule if type(win_rule) is WinRule else WinRule(win_rule)
-        self._rng = rng if rng is not None else np.random.default_rng()
+        self._rng: GeneratorSource = rng if rng is not None else np.random.default_rng()
         self.width = layout.width
         self.height = layout.height
         self._neighbours = neighbour_table(self.width, self.height)
@@ -138,8 +148,11 @@ class Minefield:
             return
         if self.first_click is not FirstClick.ZERO and not self._flat_mines[y * self.width + x]:
             return  # no mine under the click: the policy neither moves one nor draws
+        rng = self._rng
+        if not isinstance(rng, np.random.Generator):  # made now that it draws (GeneratorSource)
+            rng = self._rng = rng()
         layout = self.layout
-        mines = protect_first_click(layout.mines, x, y, self.first_click, self._rng)
+        mines = protect_first_click(layout.mines, x, y, self.first_click, rng)
         moved = np.flatnonzero(mines.reshape(-1) != self._flat_mines).tolist()
         if not moved:
             return

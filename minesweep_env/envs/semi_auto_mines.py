@@ -8,7 +8,9 @@ observation, and the outcome into a reward.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache, partial
 from pathlib import Path
+from types import ModuleType
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -16,10 +18,10 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.board_spec import as_count, check_board_size, parse_board_spec
-from ..core.cells import COVERED, FLAGGED
+from ..core.cells import COVERED, FLAGGED, covered_view
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
-from ..core.minefield import GameState, WinRule
+from ..core.minefield import GameState, GeneratorSource, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
 from ..solver.probability import jit
@@ -41,8 +43,20 @@ REWARD_MODES = ("win-loss", "progress")
 _SEED_BOUND = 2**63
 """Layout and first-click seeds are drawn below this bound from ``np_random``."""
 
+_STATE_WORDS = 6
+"""``layout_kernels.STATE_WORDS``: a generator state's words (named here without importing
+numba; a test checks they agree)."""
+
 _STATE_NAMES = {state: state.value for state in GameState}
 """``info["state"]`` of each game state (a dict lookup is cheaper than ``.value``)."""
+
+
+@cache
+def _layout_kernels() -> ModuleType:
+    """The compiled layout module, imported once it is wanted (importing it imports numba)."""
+    from ..solver.probability import layout_kernels
+
+    return layout_kernels
 
 
 def draw_layout_seed(np_random: np.random.Generator) -> int:
@@ -365,8 +379,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # The compiled layout's seed and generator state, and the games' generator (see
         # _random_layout).
         self._seeds = np.empty(1, np.int64)
-        self._states: np.ndarray | None = None
+        self._states = np.empty((1, _STATE_WORDS), np.uint64)
         self._game_rng = np.random.default_rng(0)
+        # What a new game shows: every action valid and, in "planes" mode, all covered.
+        self._all_valid = np.ones(self._cells, dtype=bool)
+        self._covered_planes = (
+            encode_planes(covered_view(self.width, self.height)) if obs_mode == "planes" else None
+        )
         self._renderer: Any = None
         self._window: Any = None
 
@@ -415,8 +434,10 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # first, then the first-click policy draws from it, so the agent's moves never
         # reach np_random.
         self.map_path, self.map_start, self.layout_seed = None, None, None
+        game_rng: GeneratorSource
         if "layout" in options or "map" in options or self.maps:
-            game_rng = np.random.default_rng(layout_seed)
+            # Made only if the first click draws (see GeneratorSource): most games never do.
+            game_rng = partial(np.random.default_rng, layout_seed)
             if "layout" in options:
                 layout = self._given_layout(options["layout"])
             elif "map" in options:
@@ -435,13 +456,18 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         )
         self.steps = 0
         self._probabilities = None
-        self._flat_view = self.game.minefield.view.reshape(-1)  # the view's own memory
-        # The live view as a Board, made once a game: the rule set's known floats are
-        # looked up on it every step (see _chosen_probability).
-        self._live_board = Board(self.game.minefield.view, self.game.minefield.mine_count)
-        info = self._info()
+        view = self.game.minefield.view
+        self._flat_view = view.reshape(-1)  # the view's own memory
+        # The live view as a Board: the rule set's known floats are looked up on it every
+        # step (see _chosen_probability). One Board, pointed at each new game's view.
+        self._live_board.grid = view
+        # A new game is all covered: every action is valid, and in "planes" mode the
+        # observation is always the same one, copied (cheaper than encoding it again).
+        info = self._info(self._all_valid.copy())
         if self.render_mode == "human":
             self.render()
+        if self._covered_planes is not None:
+            return self._covered_planes.copy(), info
         return self._observation(), info
 
     def step(
@@ -476,7 +502,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             terminated = False
             opened_cells, flagged_cells = [], []
         truncated = not terminated and self.steps >= self.max_steps
-        info = self._info()
+        info = self._info(self.action_masks())
         info["opened"] = opened_cells
         info["flagged"] = flagged_cells
         info["mine_probability"] = probability
@@ -496,7 +522,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         """
         game = self._require_game()
         if game.minefield.state is not GameState.PLAYING:
-            return np.ones(self._cells, dtype=bool)
+            return self._all_valid.copy()
         return np.equal(self._flat_view, COVERED)
 
     def render(self) -> str | np.ndarray | None:
@@ -538,38 +564,46 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         assert self.game is not None
         return self.game.state is GameState.PLAYING
 
-    def _random_layout(self, layout_seed: int) -> tuple[MineLayout, np.random.Generator]:
+    def _random_layout(self, layout_seed: int) -> tuple[MineLayout, GeneratorSource]:
         """``MineLayout.random(W, H, mines, rng)``, ``rng`` being
-        ``np.random.default_rng(layout_seed)``, and ``rng`` after that draw.
+        ``np.random.default_rng(layout_seed)``, and ``rng`` after that draw (or a function
+        that gives it, a :data:`~minesweep_env.core.minefield.GeneratorSource`).
 
-        Once the kernels are loaded both come from one compiled call, bit for bit
+        Once the kernels are loaded the layout and the generator's state after it come
+        from one compiled call, bit for bit
         (:mod:`~minesweep_env.solver.probability.layout_kernels`): making a numpy
-        generator costs more than a beginner step. The generator handed back is then
-        this env's own, set to the state ``rng`` would have: only the game being
-        played draws from it (its first click), and the next reset sets it again.
+        generator costs more than a beginner step, and even restating one costs more
+        than the rest of a reset, so the generator is this env's own, restated only when
+        the game's first click draws (:meth:`_first_click_generator`). Only the game
+        being played draws from it, and the next reset's layout overwrites the state.
         """
         if jit.compiled() is None:
             rng = np.random.default_rng(layout_seed)
             return MineLayout.random(self.width, self.height, self.mines, rng), rng
-        from ..solver.probability import layout_kernels
-
+        layout_kernels = _layout_kernels()
         cells = self._cells
         priorities = np.empty((1, cells), np.int64)
         mines = np.empty((1, cells), bool)
         numbers = np.empty((1, cells), np.int8)
-        if self._states is None:
-            self._states = np.empty((1, layout_kernels.STATE_WORDS), np.uint64)
         self._seeds[0] = layout_seed
         layout_kernels.layouts_from_seeds(
             self._seeds, self.mines, self.height, self.width, priorities, mines, numbers,
             self._states,
         )
-        self._game_rng.bit_generator.state = layout_kernels.generator_state(self._states[0])
         shape = (self.height, self.width)
         layout = MineLayout.counted(
             mines.reshape(shape), priorities.reshape(shape), numbers.reshape(shape), self.mines
         )
-        return layout, self._game_rng
+        # The generator is restated only if the first click draws: most games never do.
+        return layout, self._first_click_generator
+
+    def _first_click_generator(self) -> np.random.Generator:
+        """This env's game generator in the state ``default_rng(layout_seed)`` is in after
+        the layout's draw (:meth:`_random_layout`): called by the game being played when its
+        first-click policy draws. The next reset's layout overwrites that state."""
+        rng = self._game_rng
+        rng.bit_generator.state = _layout_kernels().generator_state(self._states[0])
+        return rng
 
     def _given_layout(self, layout: Any) -> MineLayout:
         if not isinstance(layout, MineLayout):
@@ -597,10 +631,11 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
                 f"{self.width}x{self.height} boards; make an env of that size"
             )
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, action_mask: np.ndarray) -> dict[str, Any]:
+        """The info keys of ``reset`` and ``step``, with the position's ``action_mask``."""
         game = self._require_game()
         return {
-            "action_mask": self.action_masks(),
+            "action_mask": action_mask,
             "guesses": game.guesses,
             "state": _STATE_NAMES[game.minefield.state],
             "map": self.map_path,
