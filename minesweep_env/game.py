@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from .core.cells import COVERED, cell_coordinates
-from .core.first_click import FirstClick
+from .core.first_click import DeferredGenerator, FirstClick
 from .core.layout import MineLayout
 from .core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from .formats import load_layout
@@ -44,8 +44,8 @@ class Game:
     :param rule_set: a registered rule set name or instance.
     :param first_click: the first-click policy; ``"endoh"`` as the IOCCC program.
     :param seed: seeds the first-click policy's randomness: a seed, a generator, or a
-        function that makes the generator when the policy first draws (see
-        :data:`~minesweep_env.core.minefield.GeneratorSource`).
+        :class:`~minesweep_env.core.first_click.DeferredGenerator` (made only if the
+        policy draws).
     :param win_rule: when the game is won, and :attr:`state` says so: ``"safe-cells-opened"``
         (default, the usual rule and the env's) or ``"nothing-covered"`` (the IOCCC
         program's: every mine flagged too; :func:`program_win_rule` gives it for
@@ -63,7 +63,7 @@ class Game:
         self.rule_set = get_rule_set(rule_set)
         self.rule_set.reset()  # an instance passed in may remember an earlier game
         rng: GeneratorSource
-        if isinstance(seed, np.random.Generator) or callable(seed):
+        if isinstance(seed, np.random.Generator | DeferredGenerator):
             rng = seed
         else:
             rng = np.random.default_rng(seed)

@@ -21,7 +21,7 @@ from minesweep_env.core.cells import (
     covered_view,
     neighbour_table,
 )
-from minesweep_env.core.first_click import FirstClick, protect_first_click
+from minesweep_env.core.first_click import DeferredGenerator, FirstClick, protect_first_click
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield, WinRule
 from minesweep_env.envs.board_batch import BoardBatch
@@ -148,30 +148,32 @@ def test_cell_coordinates_name_every_flat_index() -> None:
 
 
 @pytest.mark.parametrize("policy", list(FirstClick))
-def test_a_generator_source_is_made_only_when_the_first_click_draws(policy) -> None:
-    """A function in place of the generator: called once, when the first-click policy runs,
-    never if it does not; the game is the one an eager generator plays."""
+def test_a_deferred_generator_is_made_only_when_the_first_click_draws(policy) -> None:
+    """A DeferredGenerator in place of the generator: made when the first-click policy
+    draws (under "zero" whenever a mine lies in the zone; under "safe" only through
+    choose_one), never otherwise; the game is the one an eager generator plays."""
     for seed in range(40):
         layout = MineLayout.random(9, 9, 30, np.random.default_rng(seed))
         cell = seed % 81
         x, y = cell % 9, cell // 9
         calls: list[int] = []
 
-        def source(seed=seed, calls=calls):
+        def make(seed=seed, calls=calls):
             calls.append(seed)
             return np.random.default_rng(seed)
 
-        lazy = Game(layout, "complete", policy, seed=source)
+        lazy = Game(layout, "complete", policy, seed=DeferredGenerator(make))
         eager = Game(layout, "complete", policy, seed=np.random.default_rng(seed))
         assert calls == []
         lazy.probe(x, y)
         eager.probe(x, y)
-        # The policy runs (and may draw) under "zero" always, else on a mine, never under "none".
-        runs = policy is FirstClick.ZERO or (policy is not FirstClick.NONE and layout.mines[y, x])
-        assert calls == ([seed] if runs else [])
+        zone = [cell, *neighbour_table(9, 9)[cell]] if policy is FirstClick.ZERO else [cell]
+        moving = policy in (FirstClick.SAFE, FirstClick.ZERO)
+        draws = moving and layout.mines.reshape(-1)[zone].any()
+        assert calls == ([seed] if draws else [])
         assert lazy.layout == eager.layout
         assert np.array_equal(lazy.view, eager.view)
-        lazy.probe(0, 0)  # no later probe asks again
+        lazy.probe(0, 0)  # no later probe draws
         assert len(calls) <= 1
 
 

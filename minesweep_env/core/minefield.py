@@ -6,14 +6,13 @@ outside (by :class:`minesweep_env.Game`, which adds the auto-solver).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import Enum
 
 import numpy as np
 
 from .board import Board
 from .cells import COVERED, FLAGGED, covered_view, neighbour_table
-from .first_click import FirstClick, protect_first_click
+from .first_click import DeferredGenerator, FirstClick, protect_first_click
 from .layout import MineLayout
 
 
@@ -34,13 +33,9 @@ class WinRule(str, Enum):
     """The IOCCC program's rule: no cell is left covered and unflagged."""
 
 
-GeneratorSource = np.random.Generator | Callable[[], np.random.Generator]
-"""The first-click policy's randomness: a generator, or a function that makes it.
-
-A function is called once, when the policy runs (under ``"zero"`` at every first click,
-under ``"safe"`` and ``"endoh"`` when a mine lies under it), and its generator kept: most
-games never draw, and making or restating a numpy generator costs more than a new game's
-other bookkeeping (the env starts one on every reset)."""
+GeneratorSource = np.random.Generator | DeferredGenerator
+"""The first-click policy's randomness: a generator, or one made only if the policy
+draws (the env starts a game on every reset, and most never draw)."""
 
 
 class Minefield:
@@ -148,11 +143,8 @@ class Minefield:
             return
         if self.first_click is not FirstClick.ZERO and not self._flat_mines[y * self.width + x]:
             return  # no mine under the click: the policy neither moves one nor draws
-        rng = self._rng
-        if not isinstance(rng, np.random.Generator):  # made now that it draws (GeneratorSource)
-            rng = self._rng = rng()
         layout = self.layout
-        mines = protect_first_click(layout.mines, x, y, self.first_click, rng)
+        mines = protect_first_click(layout.mines, x, y, self.first_click, self._rng)
         moved = np.flatnonzero(mines.reshape(-1) != self._flat_mines).tolist()
         if not moved:
             return

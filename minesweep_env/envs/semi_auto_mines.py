@@ -19,7 +19,7 @@ import numpy as np
 from ..core.board import Board
 from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED, covered_view
-from ..core.first_click import FirstClick
+from ..core.first_click import DeferredGenerator, FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, GeneratorSource, WinRule
 from ..game import Game
@@ -71,6 +71,29 @@ def draw_layout_seed(np_random: np.random.Generator) -> int:
     if type(bit_generator) is np.random.PCG64:
         return bit_generator.random_raw() >> 1
     return int(np_random.integers(_SEED_BOUND))
+
+
+class _LayoutGenerator(DeferredGenerator):
+    """``default_rng(layout_seed)`` as the compiled layout draw left it, made only if the
+    first click draws: ``words`` is the state the draw wrote (:data:`_STATE_WORDS`; each
+    new game's draw writes it again).
+
+    Made, it is one generator restated from ``words``; one mine moved off a ``"safe"``
+    first click (the usual draw, one game in eight on beginner) needs no generator:
+    numpy's draw is computed from ``words`` (``layout_kernels.choose_one``).
+    """
+
+    def __init__(self, words: np.ndarray) -> None:
+        super().__init__(self._restated)
+        self._words = words
+        self._generator = np.random.default_rng(0)
+
+    def _restated(self) -> np.random.Generator:
+        self._generator.bit_generator.state = _layout_kernels().generator_state(self._words)
+        return self._generator
+
+    def choose_one(self, count: int) -> int:
+        return _layout_kernels().choose_one(self._words, count)
 
 
 class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
@@ -380,7 +403,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # _random_layout).
         self._seeds = np.empty(1, np.int64)
         self._states = np.empty((1, _STATE_WORDS), np.uint64)
-        self._game_rng = np.random.default_rng(0)
+        self._game_rng = _LayoutGenerator(self._states[0])
         # What a new game shows: every action valid and, in "planes" mode, all covered.
         self._all_valid = np.ones(self._cells, dtype=bool)
         self._covered_planes = (
@@ -436,8 +459,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self.map_path, self.map_start, self.layout_seed = None, None, None
         game_rng: GeneratorSource
         if "layout" in options or "map" in options or self.maps:
-            # Made only if the first click draws (see GeneratorSource): most games never do.
-            game_rng = partial(np.random.default_rng, layout_seed)
+            # Made only if the first click draws: most games never do.
+            game_rng = DeferredGenerator(partial(np.random.default_rng, layout_seed))
             if "layout" in options:
                 layout = self._given_layout(options["layout"])
             elif "map" in options:
@@ -566,16 +589,15 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     def _random_layout(self, layout_seed: int) -> tuple[MineLayout, GeneratorSource]:
         """``MineLayout.random(W, H, mines, rng)``, ``rng`` being
-        ``np.random.default_rng(layout_seed)``, and ``rng`` after that draw (or a function
-        that gives it, a :data:`~minesweep_env.core.minefield.GeneratorSource`).
+        ``np.random.default_rng(layout_seed)``, and ``rng`` after that draw.
 
         Once the kernels are loaded the layout and the generator's state after it come
         from one compiled call, bit for bit
         (:mod:`~minesweep_env.solver.probability.layout_kernels`): making a numpy
         generator costs more than a beginner step, and even restating one costs more
-        than the rest of a reset, so the generator is this env's own, restated only when
-        the game's first click draws (:meth:`_first_click_generator`). Only the game
-        being played draws from it, and the next reset's layout overwrites the state.
+        than the rest of a reset, so ``rng`` is handed back as this env's
+        :class:`_LayoutGenerator`, made only if the first click draws. Only the game
+        being played draws from it, and the next reset's layout overwrites its state.
         """
         if jit.compiled() is None:
             rng = np.random.default_rng(layout_seed)
@@ -594,16 +616,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         layout = MineLayout.counted(
             mines.reshape(shape), priorities.reshape(shape), numbers.reshape(shape), self.mines
         )
-        # The generator is restated only if the first click draws: most games never do.
-        return layout, self._first_click_generator
-
-    def _first_click_generator(self) -> np.random.Generator:
-        """This env's game generator in the state ``default_rng(layout_seed)`` is in after
-        the layout's draw (:meth:`_random_layout`): called by the game being played when its
-        first-click policy draws. The next reset's layout overwrites that state."""
-        rng = self._game_rng
-        rng.bit_generator.state = _layout_kernels().generator_state(self._states[0])
-        return rng
+        return layout, self._game_rng
 
     def _given_layout(self, layout: Any) -> MineLayout:
         if not isinstance(layout, MineLayout):
