@@ -145,7 +145,7 @@ class Minefield:
             return  # no mine under the click: the policy neither moves one nor draws
         layout = self.layout
         mines = protect_first_click(layout.mines, x, y, self.first_click, self._rng)
-        moved = np.flatnonzero(mines.reshape(-1) != self._flat_mines).tolist()
+        moved = np.not_equal(mines.reshape(-1), self._flat_mines).nonzero()[0].tolist()
         if not moved:
             return
         # The policy moved or deleted a few mines: their neighbours' numbers change by one

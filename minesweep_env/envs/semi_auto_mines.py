@@ -21,7 +21,7 @@ from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED, covered_view
 from ..core.first_click import DeferredGenerator, FirstClick
 from ..core.layout import MineLayout
-from ..core.minefield import GameState, GeneratorSource, WinRule
+from ..core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
 from ..solver.probability import jit
@@ -486,12 +486,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self._live_board.grid = view
         # A new game is all covered: every action is valid, and in "planes" mode the
         # observation is always the same one, copied (cheaper than encoding it again).
-        info = self._info(self._all_valid.copy())
+        info = self._info(self.game, self._all_valid.copy())
         if self.render_mode == "human":
             self.render()
         if self._covered_planes is not None:
             return self._covered_planes.copy(), info
-        return self._observation(), info
+        return self._observation(view), info
 
     def step(
         self, action: int | np.integer
@@ -503,7 +503,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         minefield = game.minefield
         valid = minefield.state is GameState.PLAYING and self._flat_view[index] == COVERED
         if valid:
-            probability = self._chosen_probability(index) if self.info_probability else np.nan
+            probability = (
+                self._chosen_probability(minefield, index) if self.info_probability else np.nan
+            )
             state = game.probe(index % self.width, index // self.width)
             won, lost = state is GameState.WON, state is GameState.LOST
             reward = 1.0 if won else -1.0 if lost else 0.0
@@ -525,12 +527,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             terminated = False
             opened_cells, flagged_cells = [], []
         truncated = not terminated and self.steps >= self.max_steps
-        info = self._info(self.action_masks())
+        info = self._info(game, self._mask(minefield))
         info["opened"] = opened_cells
         info["flagged"] = flagged_cells
         info["mine_probability"] = probability
         info["invalid_action"] = not valid and not terminated
-        observation = self._observation()
+        observation = self._observation(minefield.view)
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, truncated, info
@@ -543,10 +545,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         mask would break masked samplers (a vector env's autoreset step feeds
         the last mask to the policy before the env resets).
         """
-        game = self._require_game()
-        if game.minefield.state is not GameState.PLAYING:
-            return self._all_valid.copy()
-        return np.equal(self._flat_view, COVERED)
+        return self._mask(self._require_game().minefield)
 
     def render(self) -> str | np.ndarray | None:
         """The position in ``render_mode``: text, an RGB array, or a window (returns None)."""
@@ -644,9 +643,14 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
                 f"{self.width}x{self.height} boards; make an env of that size"
             )
 
-    def _info(self, action_mask: np.ndarray) -> dict[str, Any]:
+    def _mask(self, minefield: Minefield) -> np.ndarray:
+        """:meth:`action_masks` of the game being played, whose minefield is ``minefield``."""
+        if minefield.state is not GameState.PLAYING:
+            return self._all_valid.copy()
+        return np.equal(self._flat_view, COVERED)
+
+    def _info(self, game: Game, action_mask: np.ndarray) -> dict[str, Any]:
         """The info keys of ``reset`` and ``step``, with the position's ``action_mask``."""
-        game = self._require_game()
         return {
             "action_mask": action_mask,
             "guesses": game.guesses,
@@ -656,8 +660,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             "layout_seed": self.layout_seed,
         }
 
-    def _observation(self) -> np.ndarray:
-        view = self._require_game().minefield.view
+    def _observation(self, view: np.ndarray) -> np.ndarray:
+        """The observation of ``view``, the view of the game being played."""
         if self.obs_mode == "planes":
             return encode_planes(view)
         if self.obs_mode == "grid":
@@ -686,7 +690,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             return 0.0
         return self._require_game().minefield.mine_count / (self.width * self.height)
 
-    def _chosen_probability(self, index: int) -> float:
+    def _chosen_probability(self, minefield: Minefield, index: int) -> float:
         """Mine probability of cell ``index`` on the position before the move.
 
         One cell needs one division, not the whole float plane: the plane is
@@ -694,7 +698,6 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         """
         if self._probabilities is not None or self.obs_mode == "planes+probabilities":
             return float(self._current_probabilities().flat[index])
-        minefield = self._require_game().minefield
         if minefield.probes == 0:
             return self._first_click_probability()
         # The rule set's floats of this very position when it has them: the live view
@@ -703,7 +706,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         board.total_mines = minefield.mine_count  # an "endoh" first click deletes a mine
         known = self._known_probabilities(board)
         if known is not None:
-            return float(known.flat[index])
+            return known.item(index)  # a Python float, as float() of the element
         return self._probability_plane.probability(minefield.board(), index)
 
     def _probability_of_shown(self, index: int) -> float:
