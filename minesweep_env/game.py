@@ -77,6 +77,8 @@ class Game:
         )
         self.last_opened: list[tuple[int, int]] = []
         self.last_flagged: list[tuple[int, int]] = []
+        # (x, y) of each flat index, looked up once a game rather than once a probe.
+        self._where = cell_coordinates(self.minefield.width, self.minefield.height).__getitem__
 
     @classmethod
     def from_file(
@@ -158,7 +160,7 @@ class Game:
             more_opened, more_flagged = autosolve(minefield, self.rule_set, observer)
             opened += more_opened
             flagged += more_flagged
-        where = cell_coordinates(minefield.width, minefield.height).__getitem__
+        where = self._where
         self.last_opened = list(map(where, opened))
         self.last_flagged = list(map(where, flagged)) if flagged else []
         return minefield.state

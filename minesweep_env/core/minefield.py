@@ -63,8 +63,7 @@ class Minefield:
         )
         self.win_rule = win_rule if type(win_rule) is WinRule else WinRule(win_rule)
         self._rng: GeneratorSource = rng if rng is not None else np.random.default_rng()
-        self.width = layout.width
-        self.height = layout.height
+        self.height, self.width = layout.mines.shape  # ints already (layout.width converts)
         self._neighbours = neighbour_table(self.width, self.height)
         self.view = covered_view(self.width, self.height).copy()
         self._flat_view = self.view.reshape(-1)
