@@ -211,10 +211,10 @@ def test_the_env_first_click_draws_from_default_rng_of_its_layout_seed(options) 
 
 
 def test_the_generator_state_words_are_the_kernels() -> None:
-    from minesweep_env.envs.semi_auto_mines import _STATE_WORDS
+    from minesweep_env.envs.layout_generator import STATE_WORDS as ENV_STATE_WORDS
     from minesweep_env.solver.probability.layout_kernels import STATE_WORDS
 
-    assert _STATE_WORDS == STATE_WORDS
+    assert ENV_STATE_WORDS == STATE_WORDS
 
 
 @pytest.mark.parametrize("obs_mode", ["planes", "grid", "planes+probabilities"])

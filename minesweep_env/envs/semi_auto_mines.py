@@ -8,9 +8,8 @@ observation, and the outcome into a reward.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -27,6 +26,7 @@ from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from .checks import action_index, check_reset_options
+from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,
@@ -43,20 +43,8 @@ REWARD_MODES = ("win-loss", "progress")
 _SEED_BOUND = 2**63
 """Layout and first-click seeds are drawn below this bound from ``np_random``."""
 
-_STATE_WORDS = 6
-"""``layout_kernels.STATE_WORDS``: a generator state's words (named here without importing
-numba; a test checks they agree)."""
-
 _STATE_NAMES = {state: state.value for state in GameState}
 """``info["state"]`` of each game state (a dict lookup is cheaper than ``.value``)."""
-
-
-@cache
-def _layout_kernels() -> ModuleType:
-    """The compiled layout module, imported once it is wanted (importing it imports numba)."""
-    from ..solver.probability import layout_kernels
-
-    return layout_kernels
 
 
 def draw_layout_seed(np_random: np.random.Generator) -> int:
@@ -71,29 +59,6 @@ def draw_layout_seed(np_random: np.random.Generator) -> int:
     if type(bit_generator) is np.random.PCG64:
         return bit_generator.random_raw() >> 1
     return int(np_random.integers(_SEED_BOUND))
-
-
-class _LayoutGenerator(DeferredGenerator):
-    """``default_rng(layout_seed)`` as the compiled layout draw left it, made only if the
-    first click draws: ``words`` is the state the draw wrote (:data:`_STATE_WORDS`; each
-    new game's draw writes it again).
-
-    Made, it is one generator restated from ``words``; one mine moved off a ``"safe"``
-    first click (the usual draw, one game in eight on beginner) needs no generator:
-    numpy's draw is computed from ``words`` (``layout_kernels.choose_one``).
-    """
-
-    def __init__(self, words: np.ndarray) -> None:
-        super().__init__(self._restated)
-        self._words = words
-        self._generator = np.random.default_rng(0)
-
-    def _restated(self) -> np.random.Generator:
-        self._generator.bit_generator.state = _layout_kernels().generator_state(self._words)
-        return self._generator
-
-    def choose_one(self, count: int) -> int:
-        return _layout_kernels().choose_one(self._words, count)
 
 
 class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
@@ -402,8 +367,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # The compiled layout's seed and generator state, and the games' generator (see
         # _random_layout).
         self._seeds = np.empty(1, np.int64)
-        self._states = np.empty((1, _STATE_WORDS), np.uint64)
-        self._game_rng = _LayoutGenerator(self._states[0])
+        self._states = np.empty((1, STATE_WORDS), np.uint64)
+        self._game_rng = LayoutGenerator(self._states[0], np.random.default_rng(0))
         # What a new game shows: every action valid and, in "planes" mode, all covered.
         self._all_valid = np.ones(self._cells, dtype=bool)
         self._covered_planes = (
@@ -595,19 +560,20 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         (:mod:`~minesweep_env.solver.probability.layout_kernels`): making a numpy
         generator costs more than a beginner step, and even restating one costs more
         than the rest of a reset, so ``rng`` is handed back as this env's
-        :class:`_LayoutGenerator`, made only if the first click draws. Only the game
-        being played draws from it, and the next reset's layout overwrites its state.
+        :class:`~.layout_generator.LayoutGenerator`, made only if the first click
+        draws. Only the game being played draws from it, and the next reset's layout
+        overwrites its state.
         """
         if jit.compiled() is None:
             rng = np.random.default_rng(layout_seed)
             return MineLayout.random(self.width, self.height, self.mines, rng), rng
-        layout_kernels = _layout_kernels()
+        kernels = layout_kernels()
         cells = self._cells
         priorities = np.empty((1, cells), np.int64)
         mines = np.empty((1, cells), bool)
         numbers = np.empty((1, cells), np.int8)
         self._seeds[0] = layout_seed
-        layout_kernels.layouts_from_seeds(
+        kernels.layouts_from_seeds(
             self._seeds, self.mines, self.height, self.width, priorities, mines, numbers,
             self._states,
         )
