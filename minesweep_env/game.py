@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from .core.cells import COVERED, cell_coordinates
-from .core.first_click import FirstClick
+from .core.first_click import DeferredGenerator, FirstClick
 from .core.layout import MineLayout
-from .core.minefield import GameState, Minefield, WinRule
+from .core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from .formats import load_layout
 from .solver.autosolve import SolverObserver, autosolve
 from .solver.base import RuleSet
@@ -43,7 +43,9 @@ class Game:
     :param layout: the mines (the first-click policy may still change them).
     :param rule_set: a registered rule set name or instance.
     :param first_click: the first-click policy; ``"endoh"`` as the IOCCC program.
-    :param seed: seeds the first-click policy's randomness.
+    :param seed: seeds the first-click policy's randomness: a seed, a generator, or a
+        :class:`~minesweep_env.core.first_click.DeferredGenerator` (made only if the
+        policy draws).
     :param win_rule: when the game is won, and :attr:`state` says so: ``"safe-cells-opened"``
         (default, the usual rule and the env's) or ``"nothing-covered"`` (the IOCCC
         program's: every mine flagged too; :func:`program_win_rule` gives it for
@@ -55,12 +57,16 @@ class Game:
         layout: MineLayout,
         rule_set: str | RuleSet = "endoh",
         first_click: FirstClick | str = FirstClick.ENDOH,
-        seed: int | np.random.Generator | None = None,
+        seed: int | GeneratorSource | None = None,
         win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ):
         self.rule_set = get_rule_set(rule_set)
         self.rule_set.reset()  # an instance passed in may remember an earlier game
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng: GeneratorSource
+        if isinstance(seed, np.random.Generator | DeferredGenerator):
+            rng = seed
+        else:
+            rng = np.random.default_rng(seed)
         self.minefield = Minefield(layout, first_click, rng, win_rule=win_rule)
         self.guesses = 0
         # complete plays a probe and its rounds in one compiled call when it can.
@@ -71,6 +77,8 @@ class Game:
         )
         self.last_opened: list[tuple[int, int]] = []
         self.last_flagged: list[tuple[int, int]] = []
+        # (x, y) of each flat index, looked up once a game rather than once a probe.
+        self._where = cell_coordinates(self.minefield.width, self.minefield.height).__getitem__
 
     @classmethod
     def from_file(
@@ -78,7 +86,7 @@ class Game:
         path: str | Path,
         rule_set: str | RuleSet = "endoh",
         first_click: FirstClick | str = FirstClick.ENDOH,
-        seed: int | np.random.Generator | None = None,
+        seed: int | GeneratorSource | None = None,
         win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ) -> Game:
         """A game on the layout in ``path`` (IOCCC or ``x``/``o`` format)."""
@@ -152,7 +160,7 @@ class Game:
             more_opened, more_flagged = autosolve(minefield, self.rule_set, observer)
             opened += more_opened
             flagged += more_flagged
-        where = cell_coordinates(minefield.width, minefield.height).__getitem__
+        where = self._where
         self.last_opened = list(map(where, opened))
         self.last_flagged = list(map(where, flagged)) if flagged else []
         return minefield.state

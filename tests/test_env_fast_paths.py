@@ -18,12 +18,14 @@ from minesweep_env.core.cells import (
     COVERED,
     adjacent_mine_counts,
     cell_coordinates,
+    covered_view,
     neighbour_table,
 )
-from minesweep_env.core.first_click import FirstClick, protect_first_click
+from minesweep_env.core.first_click import DeferredGenerator, FirstClick, protect_first_click
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield, WinRule
 from minesweep_env.envs.board_batch import BoardBatch
+from minesweep_env.envs.observations import encode_grid, encode_planes
 from minesweep_env.game import Game
 from minesweep_env.solver.probability import jit
 from minesweep_env.solver.rules.complete import Complete
@@ -143,3 +145,98 @@ def test_mine_numbers_count_the_neighbours(width, height, seed) -> None:
 
 def test_cell_coordinates_name_every_flat_index() -> None:
     assert cell_coordinates(3, 2) == ((0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1))
+
+
+@pytest.mark.parametrize("policy", list(FirstClick))
+def test_a_deferred_generator_is_made_only_when_the_first_click_draws(policy) -> None:
+    """A DeferredGenerator in place of the generator: made when the first-click policy
+    draws (under "zero" whenever a mine lies in the zone; under "safe" only through
+    choose_one), never otherwise; the game is the one an eager generator plays."""
+    for seed in range(40):
+        layout = MineLayout.random(9, 9, 30, np.random.default_rng(seed))
+        cell = seed % 81
+        x, y = cell % 9, cell // 9
+        calls: list[int] = []
+
+        def make(seed=seed, calls=calls):
+            calls.append(seed)
+            return np.random.default_rng(seed)
+
+        lazy = Game(layout, "complete", policy, seed=DeferredGenerator(make))
+        eager = Game(layout, "complete", policy, seed=np.random.default_rng(seed))
+        assert calls == []
+        lazy.probe(x, y)
+        eager.probe(x, y)
+        zone = [cell, *neighbour_table(9, 9)[cell]] if policy is FirstClick.ZERO else [cell]
+        moving = policy in (FirstClick.SAFE, FirstClick.ZERO)
+        draws = moving and layout.mines.reshape(-1)[zone].any()
+        assert calls == ([seed] if draws else [])
+        assert lazy.layout == eager.layout
+        assert np.array_equal(lazy.view, eager.view)
+        lazy.probe(0, 0)  # no later probe draws
+        assert len(calls) <= 1
+
+
+@pytest.mark.parametrize("options", [False, True])
+def test_the_env_first_click_draws_from_default_rng_of_its_layout_seed(options) -> None:
+    """A mine under the env's first click moves as ``default_rng(layout_seed)`` moves it
+    after drawing the layout, whether the generator was restated from the compiled draw
+    (random layouts) or made when asked (a given layout)."""
+    import gymnasium as gym
+
+    from minesweep_env.envs.semi_auto_mines import draw_layout_seed
+
+    env = gym.make("SemiAutoMines-v0", board="beginner", first_click="safe")
+    moved = 0
+    for seed in range(60):
+        layout_seed = draw_layout_seed(gym.utils.seeding.np_random(seed)[0])
+        rng = np.random.default_rng(layout_seed)
+        layout = MineLayout.random(9, 9, 10, rng)
+        if options:
+            env.reset(seed=seed, options={"layout": layout})
+            rng = np.random.default_rng(layout_seed)
+        else:
+            _, info = env.reset(seed=seed)
+            assert info["layout_seed"] == layout_seed
+            assert env.unwrapped.game.layout == layout
+        cell = int(np.flatnonzero(layout.mines)[seed % 10])  # always a mine
+        expected = Game(layout, "complete", "safe", seed=rng)
+        expected.probe(cell % 9, cell // 9)
+        env.step(cell)
+        game = env.unwrapped.game
+        assert game.layout == expected.layout
+        assert np.array_equal(game.view, expected.view)
+        moved += game.layout != layout
+    assert moved == 60
+
+
+def test_the_generator_state_words_are_the_kernels() -> None:
+    from minesweep_env.envs.layout_generator import STATE_WORDS as ENV_STATE_WORDS
+    from minesweep_env.solver.probability.layout_kernels import STATE_WORDS
+
+    assert ENV_STATE_WORDS == STATE_WORDS
+
+
+@pytest.mark.parametrize("obs_mode", ["planes", "grid", "planes+probabilities"])
+def test_a_new_game_shows_fresh_covered_arrays(obs_mode) -> None:
+    """reset's observation and mask (copies of kept arrays in "planes" mode) are the
+    encoded covered view, all valid, and fresh: changing them changes no later reset."""
+    import gymnasium as gym
+
+    from minesweep_env.envs.observations import encode_planes_with_probabilities
+
+    env = gym.make("SemiAutoMines-v0", board="8x6x5", obs_mode=obs_mode)
+    encoders = {
+        "planes": encode_planes,
+        "grid": encode_grid,
+        "planes+probabilities": lambda v: encode_planes_with_probabilities(v, np.zeros(v.shape)),
+    }
+    for seed in range(3):
+        observation, info = env.reset(seed=seed)
+        assert np.array_equal(observation, encoders[obs_mode](covered_view(8, 6)))
+        assert observation.dtype == env.observation_space.dtype
+        assert info["action_mask"].dtype == bool and info["action_mask"].all()
+        assert info["action_mask"].shape == (48,)
+        observation[...] = 0
+        info["action_mask"][:] = False
+        env.step(int(np.flatnonzero(env.unwrapped.game.layout.mines.reshape(-1) == 0)[0]))

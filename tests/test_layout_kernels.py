@@ -5,7 +5,8 @@ mines, np.random.default_rng(seed))`` in both envs: the same priorities, mines a
 numbers, and the generator left in the same state (the first-click policy draws on
 from it). Checked against numpy itself, so a numpy that changed its streams fails
 here rather than changing games quietly; and the envs' layouts and first clicks
-against the plain ``default_rng`` route.
+against the plain ``default_rng`` route, and :func:`layout_kernels.choose_one` (a
+mine moved off a ``safe`` first click without a generator) against numpy's ``choice``.
 """
 
 from __future__ import annotations
@@ -109,3 +110,56 @@ def test_the_vector_env_plays_the_single_envs_first_clicks_on_mines() -> None:
         cell = actions[board]
         expected = protect_first_click(layout.mines, cell % 30, cell // 30, FirstClick.SAFE, rng)
         assert (envs.unwrapped.boards.layout(board).mines == expected).all()
+
+
+def _words(state: dict) -> np.ndarray:
+    """A PCG64 ``bit_generator.state`` as the kernels' state words (generator_state's inverse)."""
+    inner = state["state"]
+    mask = 2**64 - 1
+    return np.array(
+        [
+            inner["state"] >> 64,
+            inner["state"] & mask,
+            inner["inc"] >> 64,
+            inner["inc"] & mask,
+            state["has_uint32"],
+            state["uinteger"],
+        ],
+        np.uint64,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 2**63 - 1),
+    st.one_of(
+        st.integers(1, 2**20),
+        st.integers(2**31, 2**32 - 1),  # Lemire rejects up to half the draws here
+        st.sampled_from([1, 2, 3, 71, 381, 2**32 - 1]),
+    ),
+    st.integers(0, 3),
+)
+def test_choose_one_is_numpys_choice(seed, count, earlier) -> None:
+    """From any state (a 32-bit half kept or not, after ``earlier`` draws): the item
+    ``choice(count, size=1, replace=False)`` and ``choice(free, ...)`` pick."""
+    from minesweep_env.solver.probability.layout_kernels import choose_one
+
+    rng = np.random.default_rng(seed)
+    for _ in range(earlier):
+        rng.choice(1000, size=1, replace=False)
+    words = _words(rng.bit_generator.state)
+    ours = choose_one(words, count)
+    again = np.random.default_rng(1)
+    again.bit_generator.state = rng.bit_generator.state
+    assert ours == int(rng.choice(count, size=1, replace=False)[0])
+    if count <= 2**20:
+        free = np.arange(count) * 3 + 1
+        assert free[ours] == again.choice(free, size=1, replace=False)[0]
+
+
+def test_choose_one_refuses_counts_out_of_its_range() -> None:
+    from minesweep_env.solver.probability.layout_kernels import STATE_WORDS, choose_one
+
+    for count in (0, 2**32):
+        with pytest.raises(ValueError):
+            choose_one(np.zeros(STATE_WORDS, np.uint64), count)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .board import Board
 from .cells import COVERED, FLAGGED, covered_view, neighbour_table
-from .first_click import FirstClick, protect_first_click
+from .first_click import DeferredGenerator, FirstClick, protect_first_click
 from .layout import MineLayout
 
 
@@ -33,12 +33,17 @@ class WinRule(str, Enum):
     """The IOCCC program's rule: no cell is left covered and unflagged."""
 
 
+GeneratorSource = np.random.Generator | DeferredGenerator
+"""The first-click policy's randomness: a generator, or one made only if the policy
+draws (the env starts a game on every reset, and most never draw)."""
+
+
 class Minefield:
     """The mines, the player's view of them, and the rules of probing.
 
     :param layout: the mines before the first click.
     :param first_click: policy applied to the first probe (see :class:`FirstClick`).
-    :param rng: source of randomness for the first-click policy.
+    :param rng: source of randomness for the first-click policy (see :data:`GeneratorSource`).
     :param win_rule: when the game is won (see :class:`WinRule`).
     """
 
@@ -46,7 +51,7 @@ class Minefield:
         self,
         layout: MineLayout,
         first_click: FirstClick | str = FirstClick.SAFE,
-        rng: np.random.Generator | None = None,
+        rng: GeneratorSource | None = None,
         win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
     ):
         self.initial_layout = layout
@@ -57,9 +62,8 @@ class Minefield:
             first_click if type(first_click) is FirstClick else FirstClick(first_click)
         )
         self.win_rule = win_rule if type(win_rule) is WinRule else WinRule(win_rule)
-        self._rng = rng if rng is not None else np.random.default_rng()
-        self.width = layout.width
-        self.height = layout.height
+        self._rng: GeneratorSource = rng if rng is not None else np.random.default_rng()
+        self.height, self.width = layout.mines.shape  # ints already (layout.width converts)
         self._neighbours = neighbour_table(self.width, self.height)
         self.view = covered_view(self.width, self.height).copy()
         self._flat_view = self.view.reshape(-1)
@@ -140,7 +144,7 @@ class Minefield:
             return  # no mine under the click: the policy neither moves one nor draws
         layout = self.layout
         mines = protect_first_click(layout.mines, x, y, self.first_click, self._rng)
-        moved = np.flatnonzero(mines.reshape(-1) != self._flat_mines).tolist()
+        moved = np.not_equal(mines.reshape(-1), self._flat_mines).nonzero()[0].tolist()
         if not moved:
             return
         # The policy moved or deleted a few mines: their neighbours' numbers change by one

@@ -36,6 +36,7 @@ from ..core.minefield import WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.rules.complete import Complete
+from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
 
 PLAYING, WON, LOST = 0, 1, 2
 """Codes of :attr:`BoardBatch.state`: the game's own verdict under the rule set's win rule."""
@@ -149,7 +150,7 @@ class BoardBatch:
         # Each game's generator for its first click: kept, or (None) made from its state
         # in _states when the first click draws (see start_seeded).
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
-        self._states = np.zeros((num_boards, 6), dtype=np.uint64)  # layout_kernels.STATE_WORDS
+        self._states = np.zeros((num_boards, STATE_WORDS), dtype=np.uint64)
         self._spare_rng = np.random.default_rng(0)
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
@@ -186,14 +187,13 @@ class BoardBatch:
         ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn and counted
         in one compiled call (:mod:`~minesweep_env.solver.probability.layout_kernels`);
         each board's generator is made only if its first click draws. Needs the kernels."""
-        from ..solver.probability import layout_kernels
-
+        kernels = layout_kernels()
         count, cells = len(boards), self.width * self.height
         priorities = np.empty((count, cells), np.int64)
         mines = np.empty((count, cells), bool)
         numbers = np.empty((count, cells), np.int8)
-        states = np.empty((count, layout_kernels.STATE_WORDS), np.uint64)
-        layout_kernels.layouts_from_seeds(
+        states = np.empty((count, STATE_WORDS), np.uint64)
+        kernels.layouts_from_seeds(
             seeds, mine_count, self.height, self.width, priorities, mines, numbers, states
         )
         self._new_games(boards, [None] * count)
@@ -332,14 +332,11 @@ class BoardBatch:
 
     def _protect_first_click(self, board: int, cell: int) -> None:
         """The first-click policy on ``board``'s first probe, ``cell`` (as ``Minefield``'s)."""
-        rng = self._rngs[board]
+        rng: np.random.Generator | LayoutGenerator | None = self._rngs[board]
         if rng is None:  # a game of start_seeded: its generator as the layout left it
-            from ..solver.probability.layout_kernels import generator_state
-
-            # One spare generator restated (making one costs as much as a beginner step):
-            # a game draws from it here only, at its first click.
-            rng = self._spare_rng
-            rng.bit_generator.state = generator_state(self._states[board])
+            # Made only if the policy needs it, from one spare generator restated (making
+            # one costs as much as a beginner step): a game draws here only.
+            rng = LayoutGenerator(self._states[board], self._spare_rng)
         shape = (self.height, self.width)
         before = self.mines[board].reshape(shape)
         x, y = cell % self.width, cell // self.width

@@ -8,6 +8,7 @@ observation, and the outcome into a reward.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, SupportsFloat
 
@@ -16,15 +17,16 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.board_spec import as_count, check_board_size, parse_board_spec
-from ..core.cells import COVERED, FLAGGED
-from ..core.first_click import FirstClick
+from ..core.cells import COVERED, FLAGGED, covered_view
+from ..core.first_click import DeferredGenerator, FirstClick
 from ..core.layout import MineLayout
-from ..core.minefield import GameState, WinRule
+from ..core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from .checks import action_index, check_reset_options
+from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,
@@ -365,8 +367,13 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # The compiled layout's seed and generator state, and the games' generator (see
         # _random_layout).
         self._seeds = np.empty(1, np.int64)
-        self._states: np.ndarray | None = None
-        self._game_rng = np.random.default_rng(0)
+        self._states = np.empty((1, STATE_WORDS), np.uint64)
+        self._game_rng = LayoutGenerator(self._states[0], np.random.default_rng(0))
+        # What a new game shows: every action valid and, in "planes" mode, all covered.
+        self._all_valid = np.ones(self._cells, dtype=bool)
+        self._covered_planes = (
+            encode_planes(covered_view(self.width, self.height)) if obs_mode == "planes" else None
+        )
         self._renderer: Any = None
         self._window: Any = None
 
@@ -415,8 +422,10 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # first, then the first-click policy draws from it, so the agent's moves never
         # reach np_random.
         self.map_path, self.map_start, self.layout_seed = None, None, None
+        game_rng: GeneratorSource
         if "layout" in options or "map" in options or self.maps:
-            game_rng = np.random.default_rng(layout_seed)
+            # Made only if the first click draws: most games never do.
+            game_rng = DeferredGenerator(partial(np.random.default_rng, layout_seed))
             if "layout" in options:
                 layout = self._given_layout(options["layout"])
             elif "map" in options:
@@ -435,14 +444,19 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         )
         self.steps = 0
         self._probabilities = None
-        self._flat_view = self.game.minefield.view.reshape(-1)  # the view's own memory
-        # The live view as a Board, made once a game: the rule set's known floats are
-        # looked up on it every step (see _chosen_probability).
-        self._live_board = Board(self.game.minefield.view, self.game.minefield.mine_count)
-        info = self._info()
+        view = self.game.minefield.view
+        self._flat_view = view.reshape(-1)  # the view's own memory
+        # The live view as a Board: the rule set's known floats are looked up on it every
+        # step (see _chosen_probability). One Board, pointed at each new game's view.
+        self._live_board.grid = view
+        # A new game is all covered: every action is valid, and in "planes" mode the
+        # observation is always the same one, copied (cheaper than encoding it again).
+        info = self._info(self.game, self._all_valid.copy())
         if self.render_mode == "human":
             self.render()
-        return self._observation(), info
+        if self._covered_planes is not None:
+            return self._covered_planes.copy(), info
+        return self._observation(view), info
 
     def step(
         self, action: int | np.integer
@@ -454,7 +468,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         minefield = game.minefield
         valid = minefield.state is GameState.PLAYING and self._flat_view[index] == COVERED
         if valid:
-            probability = self._chosen_probability(index) if self.info_probability else np.nan
+            probability = (
+                self._chosen_probability(minefield, index) if self.info_probability else np.nan
+            )
             state = game.probe(index % self.width, index // self.width)
             won, lost = state is GameState.WON, state is GameState.LOST
             reward = 1.0 if won else -1.0 if lost else 0.0
@@ -476,12 +492,12 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             terminated = False
             opened_cells, flagged_cells = [], []
         truncated = not terminated and self.steps >= self.max_steps
-        info = self._info()
+        info = self._info(game, self._mask(minefield))
         info["opened"] = opened_cells
         info["flagged"] = flagged_cells
         info["mine_probability"] = probability
         info["invalid_action"] = not valid and not terminated
-        observation = self._observation()
+        observation = self._observation(minefield.view)
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, truncated, info
@@ -494,10 +510,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         mask would break masked samplers (a vector env's autoreset step feeds
         the last mask to the policy before the env resets).
         """
-        game = self._require_game()
-        if game.minefield.state is not GameState.PLAYING:
-            return np.ones(self._cells, dtype=bool)
-        return np.equal(self._flat_view, COVERED)
+        return self._mask(self._require_game().minefield)
 
     def render(self) -> str | np.ndarray | None:
         """The position in ``render_mode``: text, an RGB array, or a window (returns None)."""
@@ -538,33 +551,32 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         assert self.game is not None
         return self.game.state is GameState.PLAYING
 
-    def _random_layout(self, layout_seed: int) -> tuple[MineLayout, np.random.Generator]:
+    def _random_layout(self, layout_seed: int) -> tuple[MineLayout, GeneratorSource]:
         """``MineLayout.random(W, H, mines, rng)``, ``rng`` being
         ``np.random.default_rng(layout_seed)``, and ``rng`` after that draw.
 
-        Once the kernels are loaded both come from one compiled call, bit for bit
+        Once the kernels are loaded the layout and the generator's state after it come
+        from one compiled call, bit for bit
         (:mod:`~minesweep_env.solver.probability.layout_kernels`): making a numpy
-        generator costs more than a beginner step. The generator handed back is then
-        this env's own, set to the state ``rng`` would have: only the game being
-        played draws from it (its first click), and the next reset sets it again.
+        generator costs more than a beginner step, and even restating one costs more
+        than the rest of a reset, so ``rng`` is handed back as this env's
+        :class:`~.layout_generator.LayoutGenerator`, made only if the first click
+        draws. Only the game being played draws from it, and the next reset's layout
+        overwrites its state.
         """
         if jit.compiled() is None:
             rng = np.random.default_rng(layout_seed)
             return MineLayout.random(self.width, self.height, self.mines, rng), rng
-        from ..solver.probability import layout_kernels
-
+        kernels = layout_kernels()
         cells = self._cells
         priorities = np.empty((1, cells), np.int64)
         mines = np.empty((1, cells), bool)
         numbers = np.empty((1, cells), np.int8)
-        if self._states is None:
-            self._states = np.empty((1, layout_kernels.STATE_WORDS), np.uint64)
         self._seeds[0] = layout_seed
-        layout_kernels.layouts_from_seeds(
+        kernels.layouts_from_seeds(
             self._seeds, self.mines, self.height, self.width, priorities, mines, numbers,
             self._states,
         )
-        self._game_rng.bit_generator.state = layout_kernels.generator_state(self._states[0])
         shape = (self.height, self.width)
         layout = MineLayout.counted(
             mines.reshape(shape), priorities.reshape(shape), numbers.reshape(shape), self.mines
@@ -597,10 +609,16 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
                 f"{self.width}x{self.height} boards; make an env of that size"
             )
 
-    def _info(self) -> dict[str, Any]:
-        game = self._require_game()
+    def _mask(self, minefield: Minefield) -> np.ndarray:
+        """:meth:`action_masks` of the game being played, whose minefield is ``minefield``."""
+        if minefield.state is not GameState.PLAYING:
+            return self._all_valid.copy()
+        return np.equal(self._flat_view, COVERED)
+
+    def _info(self, game: Game, action_mask: np.ndarray) -> dict[str, Any]:
+        """The info keys of ``reset`` and ``step``, with the position's ``action_mask``."""
         return {
-            "action_mask": self.action_masks(),
+            "action_mask": action_mask,
             "guesses": game.guesses,
             "state": _STATE_NAMES[game.minefield.state],
             "map": self.map_path,
@@ -608,8 +626,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             "layout_seed": self.layout_seed,
         }
 
-    def _observation(self) -> np.ndarray:
-        view = self._require_game().minefield.view
+    def _observation(self, view: np.ndarray) -> np.ndarray:
+        """The observation of ``view``, the view of the game being played."""
         if self.obs_mode == "planes":
             return encode_planes(view)
         if self.obs_mode == "grid":
@@ -638,7 +656,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             return 0.0
         return self._require_game().minefield.mine_count / (self.width * self.height)
 
-    def _chosen_probability(self, index: int) -> float:
+    def _chosen_probability(self, minefield: Minefield, index: int) -> float:
         """Mine probability of cell ``index`` on the position before the move.
 
         One cell needs one division, not the whole float plane: the plane is
@@ -646,7 +664,6 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         """
         if self._probabilities is not None or self.obs_mode == "planes+probabilities":
             return float(self._current_probabilities().flat[index])
-        minefield = self._require_game().minefield
         if minefield.probes == 0:
             return self._first_click_probability()
         # The rule set's floats of this very position when it has them: the live view
@@ -655,7 +672,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         board.total_mines = minefield.mine_count  # an "endoh" first click deletes a mine
         known = self._known_probabilities(board)
         if known is not None:
-            return float(known.flat[index])
+            return known.item(index)  # a Python float, as float() of the element
         return self._probability_plane.probability(minefield.board(), index)
 
     def _probability_of_shown(self, index: int) -> float:

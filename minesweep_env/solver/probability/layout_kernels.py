@@ -17,8 +17,10 @@ for bit as numpy does:
 
 The generator's state after the shuffle is handed back too, so the first-click
 policy goes on drawing from where ``default_rng(seed)`` would be
-(:func:`generator_state`). ``tests/test_layout_kernels.py`` checks all of it
-against numpy itself.
+(:func:`generator_state`), or, for the one draw of a mine moved off a ``"safe"``
+first click, without any generator (:func:`choose_one`, plain Python: it runs in
+one game of eight). ``tests/test_layout_kernels.py`` checks all of it against numpy
+itself.
 """
 
 from __future__ import annotations
@@ -162,6 +164,49 @@ def layouts_from_seeds(seeds, mine_count, height, width, priorities, mines, numb
     for k in range(len(seeds)):
         _permutation(seeds[k], priorities[k], states[k])
         layout_from_priorities(priorities[k], mine_count, height, width, mines[k], numbers[k])
+
+
+_PCG_MULTIPLIER = int(_MULT_HIGH) << 64 | int(_MULT_LOW)
+_MASK64_INT = 2**64 - 1
+_MASK128_INT = 2**128 - 1
+
+
+def choose_one(words: np.ndarray, count: int) -> int:
+    """``generator.choice(count, size=1, replace=False)[0]`` for the ``PCG64`` generator in
+    the state ``words`` (a row of :func:`layouts_from_seeds`' states), without making it.
+
+    numpy samples one of ``count`` items by Floyd's method: one integer in
+    ``0..count-1`` (``random_bounded_uint64``), for a bound below 2**32 by Lemire's
+    method on 32-bit draws (each the low half of a 64-bit output, the high half kept
+    for the next one, as in :func:`_permutation`). Counts from 1 to 2**32 - 1 (a board
+    has at most 2**20 cells). The state after the draw is not kept: it is the game's
+    last draw.
+    """
+    if not 1 <= count < 2**32:
+        raise ValueError(f"count must be in 1..2**32 - 1, got {count}")
+    if count == 1:
+        return 0  # a bound of 0 draws nothing
+    high, low, inc_high, inc_low, has_half, half = words.tolist()
+    state = high << 64 | low
+    increment = inc_high << 64 | inc_low
+    threshold = -1  # Lemire's rejection threshold, 2**32 % count, computed only if needed
+    while True:
+        if has_half:
+            has_half, draw = 0, half
+        else:
+            state = (state * _PCG_MULTIPLIER + increment) & _MASK128_INT
+            folded = (state >> 64) ^ (state & _MASK64_INT)
+            turn = state >> 122
+            output = ((folded >> turn) | (folded << ((64 - turn) & 63))) & _MASK64_INT
+            has_half, half, draw = 1, output >> 32, output & 0xFFFFFFFF
+        scaled = draw * count
+        leftover = scaled & 0xFFFFFFFF
+        if leftover >= count:
+            return scaled >> 32
+        if threshold < 0:
+            threshold = (2**32 - count) % count
+        if leftover >= threshold:
+            return scaled >> 32
 
 
 def generator_state(words: np.ndarray) -> dict:
