@@ -19,6 +19,7 @@ played (:mod:`.positions`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,12 +64,31 @@ def imitation_steps(run_dir: Path) -> int:
     return int(read_state(run_dir)["positions"])
 
 
+CONTEXT_LAYERS = re.compile(r"(pi_|vf_)?features_extractor\.(dilated|context)\..*")
+"""Weight names of the trunk's optional context layers (see ``policies.BoardTrunk``;
+SB3 keeps the shared trunk under two more names, the same tensors)."""
+
+
 def load_initial_weights(model: MaskablePPO, path: str) -> None:
-    """Copy a weights-only model's weights into ``model`` (same network shape)."""
+    """Copy a weights-only model's weights into ``model``.
+
+    The networks must have the same shape, except that ``model`` may have
+    context layers the file lacks: those keep their initial weights, with which
+    they pass the features through unchanged, so ``model`` starts by playing
+    exactly as the file does.
+
+    :raises ValueError: when any other weight is missing or does not fit.
+    """
     from ..model_files import load_policy
 
     policy, _ = load_policy(Path(path))
-    model.policy.load_state_dict(policy.state_dict())
+    missing, unexpected = model.policy.load_state_dict(policy.state_dict(), strict=False)
+    stray = [key for key in missing if not CONTEXT_LAYERS.fullmatch(key)]
+    if stray or unexpected:
+        raise ValueError(
+            f"--init-model {path}: its network does not fit this run's "
+            f"(missing {stray[:3]}, unexpected {unexpected[:3]})"
+        )
 
 
 def imitate(
