@@ -101,6 +101,11 @@ class Args:
     prior_lr: float = _arg(
         0.0, "Adam step size of the prior's scale k in the imitation fit (0 = --imitation-lr)"
     )
+    context_lr: float = _arg(
+        0.0,
+        "Adam step size of the trunk's context layers (--dilations, --global-context) in "
+        "the imitation fit (0 = --imitation-lr)",
+    )
     fixed_prior_scale: float = _arg(
         0.0,
         "set the prior's scale k to this (after --init-model) and keep it there in every fit "
@@ -217,7 +222,7 @@ def validate(args: Args) -> None:
     parse_dilations(args.dilations)
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"--vec-env must be one of {', '.join(VEC_ENVS)}, got {args.vec_env!r}")
-    for name in ("deviation_weight", "soft_targets", "prior_lr", "fixed_prior_scale"):
+    for name in ("deviation_weight", "soft_targets", "prior_lr", "context_lr", "fixed_prior_scale"):
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
     for name in ("imitation_games", "dagger_rounds", "dagger_games", "dagger_epochs"):
