@@ -7,7 +7,6 @@ stay size-free, travel in the weights-only file, and leave the old files as they
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 import minesweep_env  # noqa: E402, F401
 from semiautomines_agents.model_files import (  # noqa: E402
     ModelFileError,
+    convert_sb3_zip,
     load_policy,
     save_policy,
 )
@@ -245,5 +245,16 @@ def test_dilations_flag_parses_and_refuses_nonsense():
             parse_dilations(bad)
 
 
-def test_models_dir_exists_for_the_parametrised_files():
-    assert sorted(Path(MODELS_DIR).glob("ppo_*.pt"))
+def test_a_stable_baselines3_zip_with_context_layers_converts_with_them(tmp_path):
+    model = tiny_model(dilations=(3,), global_context=True)
+    with th.no_grad():
+        for name, weight in model.policy.features_extractor.named_parameters():
+            if name.startswith(("dilated.", "context.")):
+                weight.normal_(0.0, 0.2)
+    model.save(tmp_path / "ppo_context.zip")
+    meta = convert_sb3_zip(tmp_path / "ppo_context.zip", tmp_path / "ppo_context.pt")
+    assert meta["network"]["dilations"] == [3] and meta["network"]["global_context"] is True
+    loaded, _ = load_policy(tmp_path / "ppo_context.pt")
+    model.policy.set_training_mode(False)
+    obs = observations(2, 6, 6)
+    assert th.equal(outputs(loaded, obs)[0], outputs(model.policy, obs)[0])
