@@ -58,6 +58,10 @@ NETWORK_LIMITS = {
 """Bounds on the network a sidecar may ask for: a hostile JSON cannot make the
 loader allocate without limit."""
 
+MAX_DILATED_BLOCKS = 8
+MAX_DILATION = 32
+"""Bounds on the optional ``dilations`` list (the trunk's dilated blocks)."""
+
 
 class ModelFileError(ValueError):
     """A model file that is malformed, or not of the format it claims."""
@@ -88,9 +92,14 @@ def is_weights_file(path: Path) -> bool:
 
 
 def network_of(policy: CellPolicy) -> dict[str, Any]:
-    """The architecture of ``policy`` as the sidecar records it."""
+    """The architecture of ``policy`` as the sidecar records it.
+
+    The context layers' keys (``dilations``, ``global_context``) are written only
+    when the network has them, so a plain network's sidecar is what it always was
+    and a reader that predates them still reads it.
+    """
     trunk = policy.features_extractor
-    return {
+    network = {
         "class": "CellPolicy",
         "observation_planes": int(policy.observation_space.shape[0]),
         "channels": int(trunk.stem.out_channels),
@@ -100,6 +109,11 @@ def network_of(policy: CellPolicy) -> dict[str, Any]:
         "use_probabilities": bool(trunk.use_probabilities),
         "parameters": sum(p.numel() for p in policy.parameters()),
     }
+    if trunk.dilations:
+        network["dilations"] = list(trunk.dilations)
+    if trunk.context is not None:
+        network["global_context"] = True
+    return network
 
 
 def _sha256(path: Path) -> str:
@@ -165,6 +179,18 @@ def read_sidecar(path: Path) -> dict[str, Any]:
         raise ModelFileError(f"{where}: network.prior_scale must be a number")
     if not isinstance(network.get("use_probabilities"), bool):
         raise ModelFileError(f"{where}: network.use_probabilities must be true or false")
+    dilations = network.get("dilations", [])
+    if (
+        not isinstance(dilations, list)
+        or len(dilations) > MAX_DILATED_BLOCKS
+        or not all(type(d) is int and 1 <= d <= MAX_DILATION for d in dilations)
+    ):
+        raise ModelFileError(
+            f"{where}: network.dilations must be a list of at most {MAX_DILATED_BLOCKS} "
+            f"integers in 1..{MAX_DILATION}"
+        )
+    if not isinstance(network.get("global_context", False), bool):
+        raise ModelFileError(f"{where}: network.global_context must be true or false")
     expected = meta.get("weights_sha256")
     if expected is not None and expected != _sha256(path):
         raise ModelFileError(f"{path}: its sha256 differs from the one in {where.name}")
@@ -196,6 +222,8 @@ def load_policy(path: Path) -> tuple[CellPolicy, dict[str, Any]]:
             "channels": network["channels"],
             "blocks": network["blocks"],
             "use_probabilities": network["use_probabilities"],
+            "dilations": tuple(network.get("dilations", ())),
+            "global_context": network.get("global_context", False),
         },
     )
     try:
@@ -225,7 +253,7 @@ def _network_from_state(state: dict[str, Any], policy_kwargs: Any) -> dict[str, 
     planes = int(stem.shape[1]) - 1  # the trunk adds an "on the board" plane
     trunk_kwargs = (policy_kwargs or {}).get("features_extractor_kwargs", {})
     use_probabilities = trunk_kwargs.get("use_probabilities")
-    return {
+    network = {
         "class": "CellPolicy",
         "observation_planes": planes,
         "channels": int(stem.shape[0]),
@@ -239,6 +267,15 @@ def _network_from_state(state: dict[str, Any], policy_kwargs: Any) -> dict[str, 
             if not key.startswith(("pi_features_extractor.", "vf_features_extractor."))
         ),
     }
+    # A dilation is not in the weights' shapes: it comes from the zip's keyword arguments.
+    dilations = list(trunk_kwargs.get("dilations", ()))
+    if any(key.startswith("features_extractor.dilated.") for key in state) and not dilations:
+        raise ModelFileError("the policy has dilated blocks, but its dilations are not recorded")
+    if dilations:
+        network["dilations"] = dilations
+    if "features_extractor.context.out.weight" in state:
+        network["global_context"] = True
+    return network
 
 
 def convert_sb3_zip(source: Path, out: Path) -> dict[str, Any]:

@@ -12,6 +12,9 @@ Layout of the network (``C`` observation planes, any ``H`` x ``W``)::
 
     obs (C, H, W) + an "on the board" plane of ones   (so zero padding marks the edge)
       -> stem conv 3x3 -> ``blocks`` residual blocks of two 3x3 convs
+      -> optional: residual blocks with dilated 3x3 convs (``dilations``)
+      -> optional: global context (``global_context``): the board's mean and max of
+         every feature, broadcast to each cell, mixed with its own by 1x1 convs
       -> actor: 1x1 conv -> 1 logit per cell  (+ prior: -prior_scale * mine probability)
       -> critic: global mean and max pool -> MLP -> value
 
@@ -27,6 +30,14 @@ Board-size independence reaches SB3's own plumbing too: the categorical
 distribution is rebuilt for ``H * W`` actions on every call (SB3's is fixed at
 construction), and :func:`policy_for_board` re-targets a loaded policy's
 spaces so ``model.predict`` accepts another board.
+
+The optional context layers (issue 17): three 3x3 blocks see 15 cells across,
+while the search teacher weighs the whole front. Dilated blocks widen the view
+and the global context gives every cell a summary of the whole board, both
+without tying the weights to a board size. Each new layer's last convolution
+starts at zero, and every trunk output is already rectified, so a network with
+them computes exactly the function of the same network without them: a shipped
+model is fine-tuned from its own behaviour instead of from scratch.
 """
 
 from __future__ import annotations
@@ -61,6 +72,49 @@ class ResidualBlock(nn.Module):
         return th.relu(x + self.conv2(th.relu(self.conv1(x))))
 
 
+class DilatedBlock(ResidualBlock):
+    """A residual block whose 3x3 convolutions skip ``dilation - 1`` cells: a wider view
+    at the cost of an ordinary block. Its second convolution starts at zero, so the
+    new block passes its (rectified) input through unchanged until it is trained."""
+
+    def __init__(self, channels: int, dilation: int):
+        super().__init__(channels)
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=dilation, dilation=dilation)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=dilation, dilation=dilation)
+        self.silence()
+
+    def silence(self) -> None:
+        """Zero the last convolution: the block becomes the identity on rectified input."""
+        nn.init.zeros_(self.conv2.weight)
+        nn.init.zeros_(self.conv2.bias)
+
+
+class GlobalContext(nn.Module):
+    """Every cell's features, with the board's mean and max of each feature beside them,
+    mixed by two 1x1 convolutions and added back (a residual step).
+
+    Pooling over the board keeps the weights size-free (any board gives one mean
+    and one max per channel). The last convolution starts at zero: the step is the
+    identity on rectified input until it is trained.
+    """
+
+    def __init__(self, channels: int):
+        super().__init__()
+        self.mix = nn.Conv2d(3 * channels, channels, 1)
+        self.out = nn.Conv2d(channels, channels, 1)
+        self.silence()
+
+    def silence(self) -> None:
+        """Zero the last convolution: the step becomes the identity on rectified input."""
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
+
+    def forward(self, x: th.Tensor) -> th.Tensor:
+        pooled = th.cat([x.mean(dim=(2, 3), keepdim=True), x.amax(dim=(2, 3), keepdim=True)], 1)
+        board = th.cat([x, pooled.expand(-1, -1, *x.shape[2:])], dim=1)
+        return th.relu(x + self.out(th.relu(self.mix(board))))
+
+
 class BoardTrunk(BaseFeaturesExtractor):
     """Shared convolutional trunk: per-cell features for any board size.
 
@@ -75,6 +129,9 @@ class BoardTrunk(BaseFeaturesExtractor):
         ``3 + 4 * blocks`` cells across.
     :param use_probabilities: read the last plane as the mine probability
         (default: when the observation has 12 planes).
+    :param dilations: one more residual block per entry, its convolutions dilated
+        by that many cells (each widens the view by ``4 * dilation`` cells).
+    :param global_context: end the trunk with a :class:`GlobalContext` step.
     """
 
     def __init__(
@@ -83,6 +140,8 @@ class BoardTrunk(BaseFeaturesExtractor):
         channels: int = 32,
         blocks: int = 3,
         use_probabilities: bool | None = None,
+        dilations: tuple[int, ...] | list[int] = (),
+        global_context: bool = False,
     ):
         super().__init__(observation_space, features_dim=channels)
         in_planes = observation_space.shape[0]
@@ -91,11 +150,31 @@ class BoardTrunk(BaseFeaturesExtractor):
         self.use_probabilities = use_probabilities
         self.stem = nn.Conv2d(in_planes + 1, channels, 3, padding=1)
         self.blocks = nn.Sequential(*(ResidualBlock(channels) for _ in range(blocks)))
+        self.dilations = tuple(int(d) for d in dilations)
+        # Absent (not empty) when off, so the weights of a plain trunk keep their names.
+        self.dilated = (
+            nn.Sequential(*(DilatedBlock(channels, d) for d in self.dilations))
+            if self.dilations
+            else None
+        )
+        self.context = GlobalContext(channels) if global_context else None
+
+    def silence_context(self) -> None:
+        """Zero the context layers' last convolutions (after any re-initialisation):
+        the trunk then computes what the same trunk without them computes."""
+        for block in self.dilated or ():
+            block.silence()
+        if self.context is not None:
+            self.context.silence()
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
         obs = observations.float()
         on_board = th.ones_like(obs[:, :1])
         features = self.blocks(th.relu(self.stem(th.cat([obs, on_board], dim=1))))
+        if self.dilated is not None:
+            features = self.dilated(features)
+        if self.context is not None:
+            features = self.context(features)
         probability = obs[:, -1:] if self.use_probabilities else th.zeros_like(on_board)
         return th.cat([features, probability], dim=1)
 
@@ -184,6 +263,8 @@ class CellPolicy(MaskableActorCriticPolicy):
             self.features_extractor.apply(lambda m: self.init_weights(m, gain=np.sqrt(2)))
             self.mlp_extractor.critic.apply(lambda m: self.init_weights(m, gain=np.sqrt(2)))
             self.value_net.apply(lambda m: self.init_weights(m, gain=1.0))
+        if isinstance(self.features_extractor, BoardTrunk):  # orthogonal init re-drew them
+            self.features_extractor.silence_context()
         # A silent actor head: at the start the prior (if any) decides alone, and
         # without a prior the policy starts uniform over the valid cells. Its
         # weights still get gradients (the features are not zero), so it learns.

@@ -22,6 +22,7 @@ import minesweep_env  # noqa: E402, F401
 from minesweep_env.cli.main import main as cli_main  # noqa: E402
 from semiautomines_agents import make_agent  # noqa: E402
 from semiautomines_agents.model_files import load_policy, save_policy  # noqa: E402
+from semiautomines_agents.policies import CellPolicy  # noqa: E402
 from semiautomines_agents.ppo import (  # noqa: E402
     DEFAULT_MODEL,
     MODELS_DIR,
@@ -350,6 +351,32 @@ def test_the_priors_scale_learns_at_its_own_rate(tmp_path):
         fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
         moved[prior_lr] = abs(float(policy.mlp_extractor.prior_scale.detach()) - 20.0)
     assert moved[0.5] > 20 * moved[0.0]
+
+
+def test_the_context_layers_learn_at_their_own_rate(tmp_path):
+    from types import SimpleNamespace
+
+    from semiautomines_agents.training.imitation import fit, parameter_groups
+
+    data = positions.play_chunk(chunk(None, count=20))
+    moved = {}
+    for context_lr in (0.0, 1e-2):
+        th.manual_seed(0)
+        policy = CellPolicy(
+            gym.spaces.Box(0.0, 1.0, (12, 6, 6), np.float32),
+            gym.spaces.Discrete(36),
+            lambda _: 0.0,
+            features_extractor_kwargs={"channels": 4, "blocks": 1, "global_context": True},
+            value_hidden=8,
+        )
+        args = tiny_args(tmp_path, context_lr=context_lr, imitation_lr=1e-4)
+        groups = parameter_groups(policy, args)
+        assert sum(len(group["params"]) for group in groups) == len(list(policy.parameters()))
+        assert len(groups) == (2 if context_lr else 1)
+        fit(SimpleNamespace(policy=policy), data, 2, args, tmp_path, "bc")
+        out = policy.features_extractor.context.out.weight.detach()
+        moved[context_lr] = float(out.abs().mean())
+    assert moved[1e-2] > 20 * moved[0.0] > 0
 
 
 def test_a_fixed_prior_scale_stays_through_the_fit_while_the_head_learns(tmp_path):

@@ -71,6 +71,16 @@ class Args:
     # Network (agents/policies.py)
     channels: int = _arg(32, "width of every convolution")
     blocks: int = _arg(3, "residual blocks (receptive field 3 + 4 * blocks cells)")
+    dilations: str = _arg(
+        "",
+        "more residual blocks with dilated convolutions, e.g. 2,4 (each widens the view by "
+        "4 * dilation cells; they start as the identity, so --init-model's play is kept)",
+    )
+    global_context: bool = _arg(
+        False,
+        "end the trunk with a global-context step (the board's mean and max of each feature "
+        "given to every cell; starts as the identity)",
+    )
     value_hidden: int = _arg(64, "hidden units of the value head")
     prior_scale: float = _arg(20.0, "initial k of the prior logit -k * p(mine)")
     # Imitation warm start (before PPO): behaviour cloning, then DAgger
@@ -90,6 +100,11 @@ class Args:
     )
     prior_lr: float = _arg(
         0.0, "Adam step size of the prior's scale k in the imitation fit (0 = --imitation-lr)"
+    )
+    context_lr: float = _arg(
+        0.0,
+        "Adam step size of the trunk's context layers (--dilations, --global-context) in "
+        "the imitation fit (0 = --imitation-lr)",
     )
     fixed_prior_scale: float = _arg(
         0.0,
@@ -174,6 +189,20 @@ def env_kwargs(args: Args) -> dict[str, Any]:
     return kwargs
 
 
+def parse_dilations(text: str) -> tuple[int, ...]:
+    """``--dilations`` as a tuple: ``"2,4"`` -> ``(2, 4)``, ``""`` -> ``()``.
+
+    :raises ValueError: on anything but comma-separated integers of 1 or more.
+    """
+    try:
+        dilations = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ValueError(f"--dilations {text!r}: comma-separated integers, e.g. 2,4") from None
+    if any(d < 1 for d in dilations):
+        raise ValueError(f"--dilations {text!r}: each dilation must be 1 or more")
+    return dilations
+
+
 def validate(args: Args) -> None:
     """Reject settings that cannot work, with one line each (ValueError)."""
     positive = (
@@ -190,9 +219,10 @@ def validate(args: Args) -> None:
             raise ValueError(
                 f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}"
             )
+    parse_dilations(args.dilations)
     if args.vec_env not in VEC_ENVS:
         raise ValueError(f"--vec-env must be one of {', '.join(VEC_ENVS)}, got {args.vec_env!r}")
-    for name in ("deviation_weight", "soft_targets", "prior_lr", "fixed_prior_scale"):
+    for name in ("deviation_weight", "soft_targets", "prior_lr", "context_lr", "fixed_prior_scale"):
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
     for name in ("imitation_games", "dagger_rounds", "dagger_games", "dagger_epochs"):

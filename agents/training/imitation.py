@@ -19,6 +19,7 @@ played (:mod:`.positions`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,12 +64,31 @@ def imitation_steps(run_dir: Path) -> int:
     return int(read_state(run_dir)["positions"])
 
 
+CONTEXT_LAYERS = re.compile(r"(pi_|vf_)?features_extractor\.(dilated|context)\..*")
+"""Weight names of the trunk's optional context layers (see ``policies.BoardTrunk``;
+SB3 keeps the shared trunk under two more names, the same tensors)."""
+
+
 def load_initial_weights(model: MaskablePPO, path: str) -> None:
-    """Copy a weights-only model's weights into ``model`` (same network shape)."""
+    """Copy a weights-only model's weights into ``model``.
+
+    The networks must have the same shape, except that ``model`` may have
+    context layers the file lacks: those keep their initial weights, with which
+    they pass the features through unchanged, so ``model`` starts by playing
+    exactly as the file does.
+
+    :raises ValueError: when any other weight is missing or does not fit.
+    """
     from ..model_files import load_policy
 
     policy, _ = load_policy(Path(path))
-    model.policy.load_state_dict(policy.state_dict())
+    missing, unexpected = model.policy.load_state_dict(policy.state_dict(), strict=False)
+    stray = [key for key in missing if not CONTEXT_LAYERS.fullmatch(key)]
+    if stray or unexpected:
+        raise ValueError(
+            f"--init-model {path}: its network does not fit this run's "
+            f"(missing {stray[:3]}, unexpected {unexpected[:3]})"
+        )
 
 
 def imitate(
@@ -170,21 +190,29 @@ def position_weights(data: dict[str, np.ndarray], index: np.ndarray, weight: flo
 
 
 def parameter_groups(policy: th.nn.Module, args: Args) -> list[dict[str, Any]]:
-    """The fit's Adam groups: the prior's scale at ``--prior-lr`` (when set), the rest
-    at ``--imitation-lr``.
+    """The fit's Adam groups: the prior's scale at ``--prior-lr`` and the trunk's
+    context layers at ``--context-lr`` (each when set), the rest at ``--imitation-lr``.
 
     Why: the scale ``k`` of the prior ``-k * p(mine)`` is one number of size ~20,
     while Adam moves every parameter by about its learning rate per step: at
     ``--imitation-lr`` a whole fit moves ``k`` by a fraction of a unit, so it
     stays where the model started although a larger ``k`` (fewer risky cells
-    chosen) fits the teacher better.
+    chosen) fits the teacher better. New context layers start at zero inside a
+    network that already fits: at the rate that fine-tunes the rest, a short fit
+    leaves them near zero.
     """
     prior = policy.mlp_extractor.prior_scale
-    learnt = [parameter for parameter in policy.parameters() if parameter.requires_grad]
-    if not args.prior_lr or not prior.requires_grad:  # a fixed k (--fixed-prior-scale) stays
-        return [{"params": learnt}]
-    rest = [parameter for parameter in learnt if parameter is not prior]
-    return [{"params": rest}, {"params": [prior], "lr": args.prior_lr}]
+    named = [(name, p) for name, p in policy.named_parameters() if p.requires_grad]
+    groups: list[dict[str, Any]] = []
+    if args.prior_lr and prior.requires_grad:  # a fixed k (--fixed-prior-scale) stays
+        groups.append({"params": [prior], "lr": args.prior_lr})
+        named = [(name, p) for name, p in named if p is not prior]
+    if args.context_lr:
+        context = [p for name, p in named if CONTEXT_LAYERS.fullmatch(name)]
+        if context:
+            groups.append({"params": context, "lr": args.context_lr})
+            named = [(name, p) for name, p in named if not CONTEXT_LAYERS.fullmatch(name)]
+    return [{"params": [p for _, p in named]}, *groups]
 
 
 def fix_prior_scale(policy: th.nn.Module, scale: float) -> None:

@@ -48,7 +48,7 @@ from minesweep_env.fileio import write_bytes, write_text
 
 from ..model_files import TRUST_RISK
 from ..policies import CellPolicy
-from .args import Args, add_arguments, args_from_namespace, validate
+from .args import Args, add_arguments, args_from_namespace, parse_dilations, validate
 from .callbacks import PeriodicEvaluation, make_callbacks
 from .curve import plot_learning_curve
 from .envs import make_vec_env
@@ -80,7 +80,12 @@ def make_model(args: Args, env: VecEnv, tensorboard_log: str | None) -> Maskable
         max_grad_norm=args.max_grad_norm,
         target_kl=args.target_kl or None,
         policy_kwargs={
-            "features_extractor_kwargs": {"channels": args.channels, "blocks": args.blocks},
+            "features_extractor_kwargs": {
+                "channels": args.channels,
+                "blocks": args.blocks,
+                "dilations": parse_dilations(args.dilations),
+                "global_context": args.global_context,
+            },
             "value_hidden": args.value_hidden,
             "prior_scale": args.prior_scale,
         },
