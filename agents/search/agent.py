@@ -19,7 +19,11 @@ Each move, in this order:
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
-solvers.
+solvers. From ``depth=3`` on, a compiled kernel weighs the look-ahead's last
+two guesses (:mod:`minesweep_env.solver.probability.lookahead_kernels`), so
+depth 3 costs about what depth 2 does; candidates it leaves within
+:data:`SETTLE_GAP` of the best are weighed again on exact counts, so the
+choice is the exact look-ahead's.
 
 Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
