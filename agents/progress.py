@@ -85,9 +85,8 @@ def trials(board: Board, cell: int) -> list[Board]:
     return found
 
 
-def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:
-    """The exact layouts of a trial position and whether a covered cell is safe in
-    all of them (progress), or ``None`` when no layout fits."""
+def exact_trial_weights(trial: Board, cache: dict | None) -> Weights | None:
+    """The exact engine's weights of a trial position, or ``None`` when no layout fits."""
     # The compiled count's exact weights when it has them (the same integers), else the engine's.
     compiled = jit.compiled() if trial.grid.size <= FLOAT_CELLS else None
     weights = compiled.exact_weights(trial) if compiled is not None else None
@@ -96,6 +95,15 @@ def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:
             weights = count_position(trial, cache=cache)
         except InconsistentBoardError:
             return None
+    return weights
+
+
+def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:
+    """The exact layouts of a trial position and whether a covered cell is safe in
+    all of them (progress), or ``None`` when no layout fits."""
+    weights = exact_trial_weights(trial, cache)
+    if weights is None:
+        return None
     flat = trial.grid.reshape(-1)
     # Before the probe no covered cell is certain (the caller checks), so a cell
     # that no layout mines now is progress.

@@ -12,7 +12,9 @@ the paired difference against the stored agent with a 95% interval
 and the CPU milliseconds per game of this process (env and agent).
 
 Run: ``PYTHONPATH=. python benchmarks/variants.py --agents search:far=3 --games 2000
---against DIR/games_safe.csv --baseline-agent search:depth=2``.
+--against DIR/games_safe.csv --baseline-agent search:depth=2``. A long screen can
+run in slices, each with ``--out``; ``--played SLICE.csv ...`` then pairs the slices'
+games, all together, without playing them again.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def main() -> None:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--out", type=Path, default=None, help="write the variants' games CSV")
+    parser.add_argument(
+        "--played", type=Path, nargs="+", help="pair these games CSVs' games instead of playing"
+    )
     args = parser.parse_args()
     baseline = stored(args.against, args.baseline_agent, args.board)
     if not baseline:
@@ -63,16 +68,20 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for agent in args.agents.split(","):
-        start = time.process_time()
-        played = play_chunk(Chunk(agent, target, indices, settings))
-        ms = 1000 * (time.process_time() - start) / len(played)
+        if args.played:
+            played = [r for path in args.played for r in stored(path, agent, args.board)]
+            ms = "-"  # not played here
+        else:
+            start = time.process_time()
+            played = play_chunk(Chunk(agent, target, indices, settings))
+            ms = f"{1000 * (time.process_time() - start) / len(played):.1f}"
         records[(agent, target.name)] = played
         paired = paired_difference(played, baseline)
         wins = sum(r.won for r in played) / len(played)
         print(
             f"| {agent} | {paired.games} | {100 * wins:.2f}% | {100 * paired.difference:+.2f} "
             f"| {100 * paired.low:+.2f} to {100 * paired.high:+.2f} | {paired.only_agent} "
-            f"| {paired.only_baseline} | {ms:.1f} |",
+            f"| {paired.only_baseline} | {ms} |",
             flush=True,
         )
     if args.out:

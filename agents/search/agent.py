@@ -19,7 +19,11 @@ Each move, in this order:
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
-solvers.
+solvers. From ``depth=3`` on, a compiled kernel weighs the look-ahead's last
+two guesses (:mod:`minesweep_env.solver.probability.lookahead_kernels`), so
+depth 3 costs about what depth 2 does; candidates it leaves within
+:data:`SETTLE_GAP` of the best are weighed again on exact counts, so the
+choice is the exact look-ahead's.
 
 Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
@@ -30,6 +34,7 @@ one's every number proves safe is probed instead).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,6 +81,11 @@ DOMINANCE = 0
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
+SETTLE_GAP = 1e-9
+"""At depth 3 and more the compiled kernel weighs the look-ahead's last two guesses,
+within about 1e-12 of the exact survival: candidates scoring within this of the best
+are weighed again on exact counts, which choose among them. One further below
+cannot be the exact choice, so the agent chooses as on exact counts throughout."""
 
 
 @dataclass(frozen=True)
@@ -241,10 +251,21 @@ class SearchAgent(Agent):
             listed += self._shared_candidates(weights, valid, shared, listed)
         return tuple(self._assess(board, weights, cell) for cell in listed)
 
-    def _assess(self, board: Board, weights: Weights, cell: int) -> Assessment:
-        """:func:`.lookahead.assess` with this agent's settings."""
+    def _assess(
+        self, board: Board, weights: Weights, cell: int, fast: bool = True
+    ) -> Assessment:
+        """:func:`.lookahead.assess` with this agent's settings (``fast``: the compiled
+        kernel may weigh the last two guesses, from depth 3 on)."""
         return assess(
-            board, weights, cell, self.depth, self._cache, DEEP_WIDTH, self.living, self.blend
+            board,
+            weights,
+            cell,
+            self.depth,
+            self._cache,
+            DEEP_WIDTH,
+            self.living,
+            self.blend,
+            fast,
         )
 
     def _shared_candidates(
@@ -274,9 +295,30 @@ class SearchAgent(Agent):
 
         # max keeps the first of equal scores: the greedy ranking breaks ties.
         best = max(assessed, key=score)
+        if self.depth >= 3:
+            assessed = self._settle(board, weights, assessed, score(best), score)
+            best = max(assessed, key=score)
         if self.dominance:
             best = self._dominant(board, weights, valid, best, assessed)
         return Advice(best.cell, "search", best.safety, assessed)
+
+    def _settle(
+        self,
+        board: Board,
+        weights: Weights,
+        assessed: tuple[Assessment, ...],
+        best: float,
+        score: Callable[[Assessment], float],
+    ) -> tuple[Assessment, ...]:
+        """``assessed`` with the candidates within :data:`SETTLE_GAP` of the ``best``
+        score weighed again on exact counts, when there are several of them."""
+        close = [a.cell for a in assessed if score(a) >= best - SETTLE_GAP]
+        if len(close) < 2:
+            return assessed
+        return tuple(
+            self._assess(board, weights, a.cell, fast=False) if a.cell in close else a
+            for a in assessed
+        )
 
     def _dominant(
         self,

@@ -122,6 +122,7 @@ KERNEL_SOURCES = (
     "choice_kernels.py",
     "generation_kernels.py",
     "layout_kernels.py",
+    "lookahead_kernels.py",
 )
 """The files, next to this one, whose code numba compiles and caches."""
 

@@ -130,7 +130,8 @@ def drop_stale_caches(key: dict) -> Path | None:
 
 COMPILE_GROUPS = (
     ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked"),
-    ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation", "layout"),
+    ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation", "layout",
+     "lookahead"),
 )
 """The kernels' compile jobs in two families of about equal cost (cold cache, one core):
 the proof and play-out kernels, and the counting and choice kernels. numba compiles
@@ -143,13 +144,21 @@ def compile_group(names: tuple[str, ...]) -> list[tuple[str, float]]:
 
     :returns: each job's name and the CPU seconds it took.
     """
-    from . import fast, generation_kernels, layout_kernels, play_kernels, tracked_kernels
+    from . import (
+        fast,
+        generation_kernels,
+        layout_kernels,
+        lookahead_kernels,
+        play_kernels,
+        tracked_kernels,
+    )
 
     groups = {
         "play": play_kernels.compile_probe_kernel,
         "tracked": tracked_kernels.compile_kernels,
         "generation": generation_kernels.compile_kernels,
         "layout": layout_kernels.compile_kernels,
+        "lookahead": lookahead_kernels.compile_kernels,
     }
     took = []
     for name in names:
@@ -186,7 +195,14 @@ def compile_and_mark(key: dict, jobs: int = 1) -> str | None:
     :returns: ``None`` when the cache is ready, else what went wrong (also in the marker).
     """
     try:
-        from . import fast, generation_kernels, layout_kernels, play_kernels, tracked_kernels
+        from . import (
+            fast,
+            generation_kernels,
+            layout_kernels,
+            lookahead_kernels,
+            play_kernels,
+            tracked_kernels,
+        )
 
         stamp = drop_stale_caches(key)
         if jobs > 1:
@@ -196,6 +212,7 @@ def compile_and_mark(key: dict, jobs: int = 1) -> str | None:
         tracked_kernels.compile_kernels()
         generation_kernels.compile_kernels()
         layout_kernels.compile_kernels()
+        lookahead_kernels.compile_kernels()
         _check(fast.fast_mine_probabilities)
         _check_proof(fast.complete_proof)
         _check_choice(fast.greedy_choice)
