@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -139,13 +140,12 @@ a callee into each caller, so a family compiled in one process shares its callee
 ``fast.N`` is ``fast.KERNELS[N]`` alone."""
 
 
-def compile_group(names: tuple[str, ...]) -> list[tuple[str, float]]:
-    """Compile (or load from numba's cache) the kernels of one :data:`COMPILE_GROUPS` family.
+def module_compilers() -> dict[str, Callable[[], object]]:
+    """The compile job of each kernel module outside ``fast``'s list, by its family name.
 
-    :returns: each job's name and the CPU seconds it took.
+    Imported here, not at the top, so that importing this module loads no numba.
     """
     from . import (
-        fast,
         generation_kernels,
         layout_kernels,
         lookahead_kernels,
@@ -153,13 +153,23 @@ def compile_group(names: tuple[str, ...]) -> list[tuple[str, float]]:
         tracked_kernels,
     )
 
-    groups = {
-        "play": play_kernels.compile_probe_kernel,
+    return {
+        "play": play_kernels.compile_probe_kernel,  # the env's kernels
         "tracked": tracked_kernels.compile_kernels,
         "generation": generation_kernels.compile_kernels,
         "layout": layout_kernels.compile_kernels,
         "lookahead": lookahead_kernels.compile_kernels,
     }
+
+
+def compile_group(names: tuple[str, ...]) -> list[tuple[str, float]]:
+    """Compile (or load from numba's cache) the kernels of one :data:`COMPILE_GROUPS` family.
+
+    :returns: each job's name and the CPU seconds it took.
+    """
+    from . import fast
+
+    groups = module_compilers()
     took = []
     for name in names:
         start = time.process_time()
@@ -195,24 +205,14 @@ def compile_and_mark(key: dict, jobs: int = 1) -> str | None:
     :returns: ``None`` when the cache is ready, else what went wrong (also in the marker).
     """
     try:
-        from . import (
-            fast,
-            generation_kernels,
-            layout_kernels,
-            lookahead_kernels,
-            play_kernels,
-            tracked_kernels,
-        )
+        from . import fast
 
         stamp = drop_stale_caches(key)
         if jobs > 1:
             compile_in_parallel(jobs)
         fast.load_kernels()
-        play_kernels.compile_probe_kernel()  # not in fast's list: the env's kernels
-        tracked_kernels.compile_kernels()
-        generation_kernels.compile_kernels()
-        layout_kernels.compile_kernels()
-        lookahead_kernels.compile_kernels()
+        for compile_module in module_compilers().values():
+            compile_module()
         _check(fast.fast_mine_probabilities)
         _check_proof(fast.complete_proof)
         _check_choice(fast.greedy_choice)
