@@ -61,6 +61,43 @@ def test_search_is_registered_and_takes_settings_in_its_name():
             make_agent(bad)
 
 
+def test_deep_width_is_a_setting_and_its_default_is_unchanged():
+    from semiautomines_agents.search import agent as search_agent
+
+    assert search_agent.DEEP_WIDTH == 4
+    assert make_agent("search").deep_width == 4
+    assert parse_agent_name("search:depth=3:deep_width=8") == (
+        SearchAgent,
+        {"depth": 3, "deep_width": 8},
+    )
+    agent = make_agent("search:depth=3:deep_width=8")
+    assert (agent.depth, agent.deep_width, agent.width) == (3, 8, search_agent.WIDTH)
+    with pytest.raises(ValueError):
+        make_agent("search:deep_width=0")
+
+
+def test_deep_width_reaches_the_look_ahead():
+    """A wider deeper look never lowers a depth-3 survival (the best over more of
+    the safest cells) and raises some; the default looks at 4 cells."""
+    narrow, wide = SearchAgent(depth=3, deep_width=1), SearchAgent(depth=3, deep_width=8)
+    default = SearchAgent(depth=3)
+    raised = 0
+    for seed in range(60):
+        board, _ = random_position(seed, max_side=7)
+        if not _covered(board).any():
+            continue
+        weights = count_position(board)
+        one = narrow.weigh(board, weights)
+        four = default.weigh(board, weights)
+        eight = wide.weigh(board, weights)
+        assert four == SearchAgent(depth=3, deep_width=4).weigh(board, weights)
+        for a, b, c in zip(one, four, eight, strict=True):
+            assert a.cell == b.cell == c.cell
+            assert a.survival <= b.survival + 1e-9 and b.survival <= c.survival + 1e-9
+            raised += c.survival > a.survival + 1e-9
+    assert raised
+
+
 def _moves(agent_name: str, board: str, index: int, first_click: str = "safe") -> list[int]:
     """The cells an agent probes in game ``index`` of the harness on ``board``."""
     settings = Settings(first_click=first_click)

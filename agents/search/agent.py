@@ -24,6 +24,8 @@ two guesses (:mod:`minesweep_env.solver.probability.lookahead_kernels`), so
 depth 3 costs about what depth 2 does; candidates it leaves within
 :data:`SETTLE_GAP` of the best are weighed again on exact counts, so the
 choice is the exact look-ahead's.
+``deep_width`` (default :data:`DEEP_WIDTH`) is how many of the safest cells
+each deeper position looks at (``search:depth=3:deep_width=8``).
 
 Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
@@ -58,7 +60,7 @@ MARGIN = 0.1
 """Candidates: safety at least ``1 - MARGIN`` times the best safety."""
 WIDTH = 8
 """Candidates looked at in the position itself."""
-DEEP_WIDTH = (4,)
+DEEP_WIDTH = 4
 """Candidates looked at in each deeper position (depth 3 and more)."""
 PROGRESS_WEIGHT = 0.05
 """Weight of the chance of progress next to the survival chance."""
@@ -107,6 +109,8 @@ class SearchAgent(Agent):
     :param depth: guesses the survival chance covers (1 = this probe only).
     :param margin: how far below the best safety a candidate may be (relative).
     :param width: candidates looked at in the position.
+    :param deep_width: candidates looked at in each deeper position (the safest
+        ones; only used at depth 3 and more).
     :param progress_weight: weight of the chance of progress in the score.
     :param endgame_layouts: play exactly at or below this many layouts (0: never).
     :param endgame_budget: the work the exact endgame may spend before falling back
@@ -133,6 +137,7 @@ class SearchAgent(Agent):
         depth: int = DEPTH,
         margin: float = MARGIN,
         width: int = WIDTH,
+        deep_width: int = DEEP_WIDTH,
         progress_weight: float = PROGRESS_WEIGHT,
         endgame_layouts: int = ENDGAME_LAYOUTS,
         endgame_budget: int = ENDGAME_BUDGET,
@@ -148,9 +153,12 @@ class SearchAgent(Agent):
             raise ValueError(f"depth must be at least 1, got {depth}")
         if width < 1:
             raise ValueError(f"width must be at least 1, got {width}")
+        if deep_width < 1:
+            raise ValueError(f"deep_width must be at least 1, got {deep_width}")
         self.depth = int(depth)
         self.margin = float(margin)
         self.width = int(width)
+        self.deep_width = int(deep_width)
         self.progress_weight = float(progress_weight)
         self.endgame_layouts = int(endgame_layouts)
         self.endgame_budget = int(endgame_budget)
@@ -262,7 +270,7 @@ class SearchAgent(Agent):
             cell,
             self.depth,
             self._cache,
-            DEEP_WIDTH,
+            (self.deep_width,),
             self.living,
             self.blend,
             fast,
