@@ -155,6 +155,8 @@ class BoardBatch:
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
         self._track: np.ndarray | None = None
+        self._rules_seen: list[RuleSet] = []
+        self._rules_compiled = np.zeros(0, dtype=bool)
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
@@ -196,21 +198,26 @@ class BoardBatch:
         kernels.layouts_from_seeds(
             seeds, mine_count, self.height, self.width, priorities, mines, numbers, states
         )
-        self._new_games(boards, [None] * count)
+        self._new_games(boards, None)
         self._states[boards] = states
         self.priorities[boards] = priorities
         self.mines[boards] = mines
         self.numbers[boards] = numbers
         self.mine_count[boards] = mine_count
         self.safe_left[boards] = cells - mine_count
-        for board in boards.tolist():
-            self._given[board] = self._built[board] = None
 
     def _new_games(
-        self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None]
+        self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None] | None
     ) -> None:
-        for board, rng in zip(boards.tolist(), rngs, strict=True):
-            self._rngs[board] = rng
+        """Fresh views and counters on ``boards``; ``rngs`` their first-click generators
+        (``None``: none, and no layout object yet, as :meth:`start_seeded` starts them)."""
+        if rngs is None:
+            given, built, kept = self._given, self._built, self._rngs
+            for board in boards.tolist():
+                kept[board] = given[board] = built[board] = None
+        else:
+            for board, rng in zip(boards.tolist(), rngs, strict=True):
+                self._rngs[board] = rng
         self.settled[boards] = False
         self.view[boards] = COVERED
         self.probes[boards] = 0
@@ -252,10 +259,7 @@ class BoardBatch:
         compiled call, each board's constraints kept from step to step
         (:func:`~minesweep_env.solver.probability.tracked_kernels.probe_play_many`)."""
         compiled = jit.compiled()
-        if compiled is None or not all(
-            isinstance(rule_sets[board], Complete) and rule_sets[board].plays_out_compiled()
-            for board in boards.tolist()
-        ):
+        if compiled is None or not self._plays_compiled(rule_sets)[boards].all():
             self.probe(boards, cells)
             self.autosolve(boards, rule_sets)
             return
@@ -304,6 +308,22 @@ class BoardBatch:
         if len(deferred):
             self._play_rounds(deferred, rule_sets)
 
+    def _plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
+        """``bool`` (N,): the boards whose rule set is ``complete`` played compiled.
+
+        Kept with the rule set objects it was found for (asked on every step, found
+        again when the objects differ: lists compare their items by identity first, so
+        the same objects cost no ``__eq__`` call, and a rule set's class decides).
+        """
+        rules_now = list(rule_sets)
+        if rules_now != self._rules_seen:
+            self._rules_seen = rules_now
+            self._rules_compiled = np.array(
+                [isinstance(rules, Complete) and rules.plays_out_compiled() for rules in rule_sets],
+                dtype=bool,
+            )
+        return self._rules_compiled
+
     def probe(self, boards: np.ndarray, cells: np.ndarray) -> None:
         """The players' guesses: probe ``cells[k]`` on ``boards[k]``, then let the solver play.
 
@@ -333,6 +353,9 @@ class BoardBatch:
     def _protect_first_click(self, board: int, cell: int) -> None:
         """The first-click policy on ``board``'s first probe, ``cell`` (as ``Minefield``'s)."""
         rng: np.random.Generator | LayoutGenerator | None = self._rngs[board]
+        if rng is None and self.first_click is FirstClick.SAFE:
+            self._move_first_mine(board, cell)
+            return
         if rng is None:  # a game of start_seeded: its generator as the layout left it
             # Made only if the policy needs it, from one spare generator restated (making
             # one costs as much as a beginner step): a game draws here only.
@@ -355,6 +378,27 @@ class BoardBatch:
         opened = int(np.count_nonzero(self.view[board] >= 0))
         self.safe_left[board] = self.mines.shape[1] - int(self.mine_count[board]) - opened
 
+    def _move_first_mine(self, board: int, cell: int) -> None:
+        """``"safe"``'s move on a game of :meth:`start_seeded` with a mine under its first
+        click ``cell``: :func:`protect_first_click`'s draw and result, in place.
+
+        The mine goes to the free cell numpy's ``choice`` picks from the state the
+        layout draw left (:meth:`LayoutGenerator.choose_one`), and only the numbers
+        around the two cells change (a whole-board recount costs three times more):
+        the mine count, and the safe cells left on an untouched view, stay.
+        """
+        mines = self.mines[board]
+        free = np.flatnonzero(~mines)  # the clicked cell holds a mine: it is not among them
+        target = int(free[layout_kernels().choose_one(self._states[board], len(free))])
+        mines[cell] = False
+        mines[target] = True
+        numbers, neighbours = self.numbers[board], self._neighbours
+        around = neighbours[cell]
+        numbers[around[around >= 0]] -= 1
+        around = neighbours[target]
+        numbers[around[around >= 0]] += 1
+        self._built[board] = None
+
     def autosolve(self, boards: np.ndarray, rule_sets: Sequence[RuleSet]) -> None:
         """Play out every proof of ``rule_sets[b]`` on each board b of ``boards``.
 
@@ -368,13 +412,7 @@ class BoardBatch:
         active = boards[self.state[boards] == PLAYING]
         compiled = jit.compiled()
         if compiled is not None and len(active):
-            batched = np.array(
-                [
-                    isinstance(rules, Complete) and rules.plays_out_compiled()
-                    for rules in (rule_sets[board] for board in active.tolist())
-                ],
-                dtype=bool,
-            )
+            batched = self._plays_compiled(rule_sets)[active]
             if batched.any():
                 deferred = self._play_out_compiled(compiled, active[batched])
                 active = np.sort(np.concatenate([active[~batched], deferred]))

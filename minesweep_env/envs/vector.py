@@ -325,40 +325,51 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         The draws are per board (each board has its generator); the random layouts
         then start in one batched call.
         """
-        random_boards: list[int] = []
+        if "layout" in options or "map" in options or self.maps:
+            self._start_given_games(boards, options)
+        else:
+            self._start_random_games(boards)
+        self.steps[boards] = 0
+        self._stale[boards] = True
+
+    def _start_random_games(self, boards: np.ndarray) -> None:
+        """:meth:`_start_games` without maps or given layouts: one seed drawn per board,
+        then every layout drawn in one batched call."""
+        if not len(boards):
+            return
+        generators, rule_sets = self._np_randoms, self.rule_sets
         seeds: list[int] = []
+        for board in boards.tolist():
+            seeds.append(draw_layout_seed(generators[board] or self._board_rng(board)))
+            rule_sets[board].reset()  # as Game does when a game starts
+        self.map_path[boards] = self.map_start[boards] = None
+        # MineLayout.random's draw from default_rng(layout_seed): the priorities,
+        # then the first click's draws.
+        self.layout_seed[boards] = np.array(seeds, dtype=object)
+        if jit.compiled() is not None:
+            self.boards.start_seeded(boards, np.array(seeds, np.int64), self.mines)
+            return
+        game_rngs = [np.random.default_rng(seed) for seed in seeds]
         cells = self.width * self.height
+        permutations = np.array([rng.permutation(cells) for rng in game_rngs])
+        self.boards.start_random(boards, permutations, self.mines, game_rngs)
+
+    def _start_given_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
+        """:meth:`_start_games` with a given layout or a map: board by board."""
         for board in boards.tolist():
             np_random = self._board_rng(board)
             map_index = int(np_random.integers(len(self.maps))) if self.maps else 0
             layout_seed = draw_layout_seed(np_random)
             self.map_path[board] = self.map_start[board] = self.layout_seed[board] = None
             self.rule_sets[board].reset()  # as Game does when a game starts
-            if "layout" in options or "map" in options or self.maps:
-                game_rng = np.random.default_rng(layout_seed)
-                if "layout" in options:
-                    layout = self._given_layout(options["layout"])
-                elif "map" in options:
-                    layout = self._play_map(board, self._named_map(options["map"]))
-                else:
-                    layout = self._play_map(board, self.maps[map_index])
-                self.boards.start(board, layout, game_rng)
+            game_rng = np.random.default_rng(layout_seed)
+            if "layout" in options:
+                layout = self._given_layout(options["layout"])
+            elif "map" in options:
+                layout = self._play_map(board, self._named_map(options["map"]))
             else:
-                # MineLayout.random's draw from default_rng(layout_seed): the priorities,
-                # then the first click's draws.
-                self.layout_seed[board] = layout_seed
-                random_boards.append(board)
-                seeds.append(layout_seed)
-        if random_boards and jit.compiled() is not None:
-            self.boards.start_seeded(
-                np.array(random_boards), np.array(seeds, np.int64), self.mines
-            )
-        elif random_boards:
-            game_rngs = [np.random.default_rng(seed) for seed in seeds]
-            permutations = np.array([rng.permutation(cells) for rng in game_rngs])
-            self.boards.start_random(np.array(random_boards), permutations, self.mines, game_rngs)
-        self.steps[boards] = 0
-        self._stale[boards] = True
+                layout = self._play_map(board, self.maps[map_index])
+            self.boards.start(board, layout, game_rng)
 
     def _play(
         self,
