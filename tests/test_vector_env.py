@@ -365,3 +365,62 @@ def test_open_many_opens_what_open_cells_opens():
     paths.open_many(view_b, numbers, boards, cells, height, width, opened_b)
     assert np.array_equal(view_a, view_b) and np.array_equal(opened_a, opened_b)
     assert opened_a.max() > 10
+
+
+def test_opened_and_flagged_cells_are_listed_in_row_major_order():
+    """``info["opened"]`` / ``["flagged"]`` list a board's cells sorted by (y, x), each once."""
+    envs = gym.make_vec(
+        "SemiAutoMines-v0", num_envs=8, vectorization_mode="vector_entry_point", board="expert"
+    )
+    rng = np.random.default_rng(4)
+    _, info = envs.reset(seed=4)
+    listed = 0
+    for _ in range(40):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        _, _, _, _, info = envs.step(actions)
+        for key in ("opened", "flagged"):
+            for i in np.flatnonzero(info.get(f"_{key}", np.zeros(8, dtype=bool))):
+                cells = info[key][i]
+                assert cells == sorted(set(cells), key=lambda xy: (xy[1], xy[0]))
+                listed += len(cells)
+    assert listed > 100  # floods and the solver's moves were listed
+
+
+def test_a_seeded_games_safe_first_click_moves_its_mine_as_protect_first_click():
+    """The batch moves a mine off a first click in place; the draw and the numbers are
+    those of :func:`protect_first_click` with the layout's own generator."""
+    from minesweep_env.core.cells import adjacent_mine_counts
+    from minesweep_env.core.first_click import protect_first_click
+    from minesweep_env.core.minefield import WinRule
+    from minesweep_env.envs.board_batch import BoardBatch
+    from minesweep_env.solver.probability import jit
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    width, height, mines = 30, 16, 99
+    seeds = np.arange(40, dtype=np.int64) * 7919 + 3
+    batch = BoardBatch(len(seeds), width, height, FirstClick.SAFE, WinRule.SAFE_CELLS_OPENED)
+    batch.start_seeded(np.arange(len(seeds)), seeds, mines)
+    expected = []
+    for seed in seeds.tolist():
+        rng = np.random.default_rng(seed)
+        layout = MineLayout.random(width, height, mines, rng)
+        cell = int(np.flatnonzero(layout.mines)[seed % mines])  # a mine under the click
+        expected.append((cell, protect_first_click(layout.mines, cell % width, cell // width,
+                                                   FirstClick.SAFE, rng)))
+    cells = np.array([cell for cell, _ in expected])
+    batch._first_clicks(np.arange(len(seeds)), cells)
+    for board, (cell, moved) in enumerate(expected):
+        assert not batch.mines[board, cell] and batch.mines[board].sum() == mines
+        assert np.array_equal(batch.mines[board].reshape(height, width), moved)
+        assert np.array_equal(batch.numbers[board].reshape(height, width),
+                              adjacent_mine_counts(moved))
+        assert np.array_equal(batch.layout(board).mines, moved)
+
+
+def test_the_batch_kernels_state_codes_are_the_batchs():
+    from minesweep_env.envs import board_batch
+    from minesweep_env.solver.probability import batch_kernels
+
+    ours = (board_batch.PLAYING, board_batch.WON, board_batch.LOST)
+    assert ours == (batch_kernels.PLAYING, batch_kernels.WON, batch_kernels.LOST)

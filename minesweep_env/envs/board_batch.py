@@ -155,6 +155,7 @@ class BoardBatch:
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
         self._track: np.ndarray | None = None
+        self._scratch = np.empty((2, 0), np.int64)  # the compiled probes' opened and flagged
         self._rules_seen: list[RuleSet] = []
         self._rules_compiled = np.zeros(0, dtype=bool)
 
@@ -256,32 +257,26 @@ class BoardBatch:
     ) -> None:
         """:meth:`probe` then :meth:`autosolve` on ``boards``: when every one of them plays
         ``complete`` compiled, the probes, their floods and every board's rounds in one
-        compiled call, each board's constraints kept from step to step
-        (:func:`~minesweep_env.solver.probability.tracked_kernels.probe_play_many`)."""
+        compiled call that also writes every board's counters, verdict and settled
+        probabilities, each board's constraints kept from step to step
+        (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`)."""
         compiled = jit.compiled()
         if compiled is None or not self._plays_compiled(rule_sets)[boards].all():
             self.probe(boards, cells)
             self.autosolve(boards, rule_sets)
             return
-        from ..solver.probability import tracked_kernels
-        from ..solver.probability.proof_kernels import DEFER, FULL
+        from ..solver.probability import batch_kernels, tracked_kernels
 
         self._first_clicks(boards, cells)
-        self.settled[boards] = False
-        self.probes[boards] += 1
-        self.guesses[boards] += 1
+        cells_count = self.width * self.height
         if self._seen is None:  # each board's kept constraints, made on first use
-            cells_count = self.width * self.height
             self._seen = np.full((self.num_boards, cells_count), tracked_kernels.UNSEEN, np.int8)
             shape = (self.num_boards, tracked_kernels.TRACK_ROWS, cells_count)
             self._track = np.zeros(shape, np.int64)
+            self._scratch = np.empty((2, cells_count), np.int64)
         assert self._track is not None
-        count = len(boards)
-        status = np.empty(count, dtype=np.int8)
-        won = np.zeros(count, dtype=bool)
-        lost = np.zeros(count, dtype=bool)
-        probabilities = np.empty((count, self.width * self.height))
-        tracked_kernels.probe_play_many(
+        deferred = np.zeros(len(boards), dtype=bool)
+        batch_kernels.probe_boards(
             self.view,
             self.mines.view(np.int8),
             self.numbers,
@@ -292,21 +287,19 @@ class BoardBatch:
             self.safe_left,
             self.height,
             self.width,
-            probabilities,
-            status,
-            won,
-            lost,
+            self.probabilities,
+            self.settled,
+            self.state,
+            self.probes,
+            self.guesses,
+            deferred,
+            self._scratch[0],
+            self._scratch[1],
             self._seen,
             self._track,
         )
-        self.state[boards[lost]] = LOST
-        self.state[boards[won]] = WON
-        settled = (status == FULL) & ~won & ~lost
-        self.probabilities[boards[settled]] = probabilities[settled]
-        self.settled[boards[settled]] = True
-        deferred = boards[(status == DEFER) & ~won & ~lost]
-        if len(deferred):
-            self._play_rounds(deferred, rule_sets)
+        if deferred.any():
+            self._play_rounds(boards[deferred], rule_sets)
 
     def _plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
         """``bool`` (N,): the boards whose rule set is ``complete`` played compiled.

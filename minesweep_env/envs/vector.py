@@ -394,14 +394,22 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
         probability = np.zeros(n, dtype=np.float64)
         if self.info_probability:
-            # The compiled auto-solver's floats of each settled board, read in one gather.
-            gather = boards.settled[probed] & (boards.probes[probed] != 0)
+            # Gathered for all boards at once where the answer is at hand: a first probe's
+            # chance, the compiled auto-solver's floats of a settled board, or the plane
+            # just observed; the rest board by board (:meth:`_chosen_probability`).
             if self.obs_mode == "planes+probabilities":
-                gather[:] = False
-            probability[probed[gather]] = boards.probabilities[probed[gather], probed_cells[gather]]
-            for board, cell in zip(
-                probed[~gather].tolist(), probed_cells[~gather].tolist(), strict=True
-            ):
+                planes = self._probabilities.reshape(n, -1)
+                probability[probed] = planes[probed, probed_cells]
+                rest = np.zeros(len(probed), dtype=bool)
+            else:
+                first = boards.probes[probed] == 0
+                starting = probed[first]
+                probability[starting] = self._first_click_probabilities(starting)
+                gather = boards.settled[probed] & ~first
+                read, read_cells = probed[gather], probed_cells[gather]
+                probability[read] = boards.probabilities[read, read_cells]
+                rest = ~first & ~gather
+            for board, cell in zip(probed[rest].tolist(), probed_cells[rest].tolist(), strict=True):
                 probability[board] = self._chosen_probability(board, cell)
         else:
             probability[probed] = np.nan
@@ -409,7 +417,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         probability[invalid] = np.where(shown[~valid] == FLAGGED, 1.0, 0.0)
         rewards[invalid] = self.invalid_action_reward
 
-        before = boards.view[probed].copy()
+        before = boards.view[probed]  # a copy: an index array gathers
         boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
         after = boards.view[probed]
         won = boards.state[probed] == WON
@@ -471,6 +479,13 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if self.first_click is not FirstClick.NONE:
             return 0.0
         return int(self.boards.mine_count[board]) / (self.width * self.height)
+
+    def _first_click_probabilities(self, boards: np.ndarray) -> np.ndarray:
+        """:meth:`_first_click_probability` of each of ``boards`` (the same floats: both
+        divide two exact integers once)."""
+        if self.first_click is not FirstClick.NONE:
+            return np.zeros(len(boards), dtype=np.float64)
+        return self.boards.mine_count[boards] / (self.width * self.height)
 
     def _probability_plane(self, board: int) -> np.ndarray:
         """``SemiAutoMinesEnv._current_probabilities`` of one board, (H, W) float64."""

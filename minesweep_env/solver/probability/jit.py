@@ -118,6 +118,7 @@ KERNEL_SOURCES = (
     "proof_kernels.py",
     "play_kernels.py",
     "tracked_kernels.py",
+    "batch_kernels.py",
     "greedy_kernels.py",
     "choice_kernels.py",
     "generation_kernels.py",

@@ -130,7 +130,7 @@ def drop_stale_caches(key: dict) -> Path | None:
 
 
 COMPILE_GROUPS = (
-    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked"),
+    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked", "batch"),
     ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation", "layout",
      "lookahead"),
 )
@@ -146,6 +146,7 @@ def module_compilers() -> dict[str, Callable[[], object]]:
     Imported here, not at the top, so that importing this module loads no numba.
     """
     from . import (
+        batch_kernels,
         generation_kernels,
         layout_kernels,
         lookahead_kernels,
@@ -156,6 +157,7 @@ def module_compilers() -> dict[str, Callable[[], object]]:
     return {
         "play": play_kernels.compile_probe_kernel,  # the env's kernels
         "tracked": tracked_kernels.compile_kernels,
+        "batch": batch_kernels.compile_kernels,  # the vector env's step
         "generation": generation_kernels.compile_kernels,
         "layout": layout_kernels.compile_kernels,
         "lookahead": lookahead_kernels.compile_kernels,

@@ -1,0 +1,82 @@
+"""The vector env's probes in one compiled call, written straight into the batch's arrays.
+
+:meth:`~minesweep_env.envs.board_batch.BoardBatch.probe_and_autosolve` probed the
+boards of a step with :func:`.tracked_kernels.probe_play_many` into scratch rows,
+then took the verdicts, the settled probabilities and the boards left to Python
+in a dozen numpy passes over the step's boards. :func:`probe_boards` is that
+whole step for every board in one loop: the probe, its flood and every round of
+the auto-solver (:func:`.tracked_kernels.probe_play_tracked`, unchanged), the
+board's counters, verdict and "settled" flag, its probabilities written in its
+own row. With 64 expert boards a step's Python was ~4 us per board around a
+~20 us probe; this leaves the probe.
+"""
+
+from __future__ import annotations
+
+from numba import njit, types
+
+from .proof_kernels import DEFER, FULL
+from .tracked_kernels import probe_play_tracked
+
+PLAYING, WON, LOST = 0, 1, 2
+"""``BoardBatch.state``'s codes (:mod:`minesweep_env.envs.board_batch`; a test checks)."""
+
+
+@njit(cache=True)
+def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
+                 height, width, probabilities, settled, state, probes, guesses, deferred,
+                 opened, flagged, seen, track):
+    """Probe ``cells[k]`` on board ``boards[k]`` for every k and play its auto-solver.
+
+    :param views: int8 (N, H * W), changed in place; ``mines`` (1 on a mine) and
+        ``numbers`` int8 (N, H * W); ``totals`` int64 (N).
+    :param safe_left: int64 (N), updated; ``state`` int8 (N) set to :data:`WON` or
+        :data:`LOST` where the game ended; ``probes`` and ``guesses`` int64 (N),
+        each probed board's counted up by one.
+    :param probabilities: float64 (N, H * W): board b's row holds its position's
+        probabilities where ``settled[b]`` (bool (N)) is set, for the boards probed
+        here: a full count settled it and the game goes on. Other rows of probed
+        boards hold anything.
+    :param deferred: bool (len(boards)): the boards whose rounds Python plays on.
+    :param opened: int64 (H * W) and ``flagged`` int64 (H * W): scratch.
+    :param seen: int8 (N, H * W) and ``track`` int64 (N, TRACK_ROWS, H * W): each
+        board's kept constraints (:mod:`.tracked_kernels`).
+    """
+    for k in range(len(boards)):
+        b = boards[k]
+        probes[b] += 1
+        guesses[b] += 1
+        status, _, _, left, won, lost = probe_play_tracked(
+            views[b].reshape((height, width)), mines[b], numbers[b], cells[k], totals[b],
+            nothing_covered, safe_left[b], opened, flagged, probabilities[b], seen[b], track[b],
+        )
+        safe_left[b] = left
+        if lost:
+            state[b] = LOST
+        elif won:
+            state[b] = WON
+        playing = not won and not lost
+        settled[b] = playing and status == FULL
+        deferred[k] = playing and status == DEFER
+
+
+def _signature() -> tuple:
+    int8_2d = types.Array(types.int8, 2, "C")
+    int64_1d = types.Array(types.int64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return (
+        int8_2d, int8_2d, int8_2d, int64_1d, int64_1d, int64_1d, types.boolean, int64_1d,
+        types.int64, types.int64, types.Array(types.float64, 2, "C"), bool_1d,
+        types.Array(types.int8, 1, "C"), int64_1d, int64_1d, bool_1d, int64_1d, int64_1d,
+        int8_2d, types.Array(types.int64, 3, "C"),
+    )
+
+
+SIGNATURE = _signature()
+"""The one signature the vector env's batch calls :func:`probe_boards` with."""
+
+
+def compile_kernels() -> None:
+    """Compile :func:`probe_boards` for :data:`SIGNATURE` (the warm-up does)."""
+    if SIGNATURE not in probe_boards.overloads:
+        probe_boards.compile(SIGNATURE)
