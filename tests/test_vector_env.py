@@ -424,3 +424,28 @@ def test_the_batch_kernels_state_codes_are_the_batchs():
 
     ours = (board_batch.PLAYING, board_batch.WON, board_batch.LOST)
     assert ours == (batch_kernels.PLAYING, batch_kernels.WON, batch_kernels.LOST)
+
+
+def test_rounds_left_to_python_list_the_whole_steps_changes(monkeypatch):
+    """Above ``MAX_COVERED`` covered cells the compiled probe hands its rounds to Python
+    (a float weight could underflow): the step's opened and flagged cells are still all
+    listed, as a sync env lists them."""
+    from minesweep_env.envs.board_batch import BoardBatch
+    from minesweep_env.solver.probability import jit
+    from minesweep_env.solver.probability.proof_kernels import MAX_COVERED
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    handed = []
+    play_rounds = BoardBatch._play_rounds
+
+    def spy(self, active, rule_sets):
+        handed.append(len(active))
+        return play_rounds(self, active, rule_sets)
+
+    monkeypatch.setattr(BoardBatch, "_play_rounds", spy)
+    width, height = 40, 25
+    assert width * height > MAX_COVERED
+    sync, native = make_pair(3, width=width, height=height, mines=180, rule_set="complete")
+    play_both(sync, native, steps=6, seed=8, invalid_share=0.0)
+    assert sum(handed) > 0

@@ -18,7 +18,10 @@ for (:attr:`BoardBatch.layouts`). Once the
 compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
 floods and, for boards whose rule set is ``complete``, every round of the
 auto-solver run compiled, all boards in one call
-(:mod:`minesweep_env.solver.probability.play_kernels`); :func:`open_cells` and the
+(:mod:`minesweep_env.solver.probability.play_kernels`); a step's probes with their
+rounds, counters, verdicts, settled probabilities and the cells they changed
+(:class:`Changes`) are one call
+(:mod:`minesweep_env.solver.probability.batch_kernels`). :func:`open_cells` and the
 rounds below stay as the Python path, written the way the kernels take it.
 """
 
@@ -92,6 +95,45 @@ def open_cells(
     return opened
 
 
+class Changes:
+    """The cells a step opened and flagged on each of its K boards, in row-major order.
+
+    Board k's (the k-th board probed) opened cells are
+    ``opened[opened_ends[k - 1]:opened_ends[k]]`` (from 0 for k = 0), flat indices;
+    ``flagged`` and ``flagged_ends`` the same for its new flags.
+    """
+
+    def __init__(
+        self,
+        opened: np.ndarray,
+        opened_ends: np.ndarray,
+        flagged: np.ndarray,
+        flagged_ends: np.ndarray,
+    ) -> None:
+        self.opened, self.opened_ends = opened, opened_ends
+        self.flagged, self.flagged_ends = flagged, flagged_ends
+
+    @classmethod
+    def between(cls, before: np.ndarray, after: np.ndarray) -> Changes:
+        """The changes from views ``before`` to ``after`` (K, W*H), found by comparing."""
+        size = before.shape[1]
+        row_ends = np.arange(1, len(before) + 1, dtype=np.int64) * size
+        lists = []
+        for changed in ((after >= 0) & (before < 0), (after == FLAGGED) & (before != FLAGGED)):
+            flat = np.flatnonzero(changed)
+            lists += [flat % size, np.searchsorted(flat, row_ends)]
+        return cls(*lists)
+
+    @staticmethod
+    def rows(ends: np.ndarray) -> np.ndarray:
+        """The row k of every listed cell, from its list's ``ends``."""
+        return np.repeat(np.arange(len(ends)), np.diff(ends, prepend=0))
+
+    def opened_counts(self) -> np.ndarray:
+        """``int64`` (K): the cells each board opened."""
+        return np.diff(self.opened_ends, prepend=0)
+
+
 class _Layouts:
     """``BoardBatch.layouts[board]``: each board's :class:`MineLayout`, as
     :meth:`BoardBatch.layout` gives it."""
@@ -155,7 +197,8 @@ class BoardBatch:
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
         self._track: np.ndarray | None = None
-        self._scratch = np.empty((2, 0), np.int64)  # the compiled probes' opened and flagged
+        # The compiled probes' scratch: one board's opened and flagged cells, all boards'.
+        self._scratch = np.empty((4, 0), np.int64)
         self._rules_seen: list[RuleSet] = []
         self._rules_compiled = np.zeros(0, dtype=bool)
 
@@ -254,28 +297,37 @@ class BoardBatch:
 
     def probe_and_autosolve(
         self, boards: np.ndarray, cells: np.ndarray, rule_sets: Sequence[RuleSet]
-    ) -> None:
-        """:meth:`probe` then :meth:`autosolve` on ``boards``: when every one of them plays
-        ``complete`` compiled, the probes, their floods and every board's rounds in one
-        compiled call that also writes every board's counters, verdict and settled
-        probabilities, each board's constraints kept from step to step
-        (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`)."""
+    ) -> Changes:
+        """:meth:`probe` then :meth:`autosolve` on ``boards``; returns the cells each board
+        opened and flagged.
+
+        When every one of them plays ``complete`` compiled: the probes, their floods
+        and every board's rounds in one compiled call that also writes every board's
+        counters, verdict and settled probabilities and lists the cells, each board's
+        constraints kept from step to step
+        (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`).
+        """
         compiled = jit.compiled()
         if compiled is None or not self._plays_compiled(rule_sets)[boards].all():
+            before = self.view[boards]  # a copy: an index array gathers
             self.probe(boards, cells)
             self.autosolve(boards, rule_sets)
-            return
+            return Changes.between(before, self.view[boards])
         from ..solver.probability import batch_kernels, tracked_kernels
 
         self._first_clicks(boards, cells)
-        cells_count = self.width * self.height
+        size = self.width * self.height
         if self._seen is None:  # each board's kept constraints, made on first use
-            self._seen = np.full((self.num_boards, cells_count), tracked_kernels.UNSEEN, np.int8)
-            shape = (self.num_boards, tracked_kernels.TRACK_ROWS, cells_count)
+            self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
+            shape = (self.num_boards, tracked_kernels.TRACK_ROWS, size)
             self._track = np.zeros(shape, np.int64)
-            self._scratch = np.empty((2, cells_count), np.int64)
+            self._scratch = np.empty((4, self.num_boards * size), np.int64)
         assert self._track is not None
-        deferred = np.zeros(len(boards), dtype=bool)
+        count = len(boards)
+        deferred = np.zeros(count, dtype=bool)
+        opened_ends = np.empty(count, np.int64)
+        flagged_ends = np.empty(count, np.int64)
+        scratch = self._scratch
         batch_kernels.probe_boards(
             self.view,
             self.mines.view(np.int8),
@@ -293,13 +345,30 @@ class BoardBatch:
             self.probes,
             self.guesses,
             deferred,
-            self._scratch[0],
-            self._scratch[1],
+            scratch[0, :size],
+            scratch[1, :size],
+            scratch[2],
+            opened_ends,
+            scratch[3],
+            flagged_ends,
             self._seen,
             self._track,
         )
-        if deferred.any():
-            self._play_rounds(boards[deferred], rule_sets)
+        changes = Changes(
+            scratch[2, : opened_ends[-1] if count else 0].copy(),
+            opened_ends,
+            scratch[3, : flagged_ends[-1] if count else 0].copy(),
+            flagged_ends,
+        )
+        if not deferred.any():
+            return changes
+        # Some rounds are Python's: the views before this step (the listed cells
+        # covered again), then every board's changes found by comparing.
+        before = self.view[boards]
+        before[changes.rows(changes.opened_ends), changes.opened] = COVERED
+        before[changes.rows(changes.flagged_ends), changes.flagged] = COVERED
+        self._play_rounds(boards[deferred], rule_sets)
+        return Changes.between(before, self.view[boards])
 
     def _plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
         """``bool`` (N,): the boards whose rule set is ``complete`` played compiled.

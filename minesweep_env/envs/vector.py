@@ -192,12 +192,10 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         self._probabilities = np.zeros((n, self.height, self.width), dtype=np.float64)
         self._stale = np.ones(n, dtype=bool)
         self._started = False
-        # info["opened"] and info["flagged"]: every cell's (x, y) tuple as an object, and
-        # where each board's row ends in a flat (boards, W*H) array.
+        # info["opened"] and info["flagged"]: every cell's (x, y) tuple as an object.
         self._coordinates = np.empty(self.width * self.height, dtype=object)
         for cell, pair in enumerate(cell_coordinates(self.width, self.height)):
             self._coordinates[cell] = pair  # one by one: a slice would unpack the pairs
-        self._row_ends = np.arange(1, n + 1, dtype=np.int64) * (self.width * self.height)
 
     # -- the Gymnasium API ------------------------------------------------------------------
 
@@ -417,18 +415,15 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         probability[invalid] = np.where(shown[~valid] == FLAGGED, 1.0, 0.0)
         rewards[invalid] = self.invalid_action_reward
 
-        before = boards.view[probed]  # a copy: an index array gathers
-        boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
-        after = boards.view[probed]
+        changes = boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
         won = boards.state[probed] == WON
         lost = boards.state[probed] == LOST
         terminated[probed] = won | lost
         rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
-        opened = (after >= 0) & (before < 0)
         if self.reward_mode == "progress":
             # After the probe: an "endoh" first click may have deleted a mine.
             safe_total = self.width * self.height - boards.mine_count[probed]
-            share = opened.sum(axis=1) / np.maximum(safe_total, 1)
+            share = changes.opened_counts() / np.maximum(safe_total, 1)
             rewards[probed] += np.where(safe_total > 0, share, 0.0)
         # A loss leaves the view as it was: its probabilities still hold.
         self._stale[probed[~lost]] = True
@@ -436,30 +431,27 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         invalid_action = np.zeros(n, dtype=bool)
         invalid_action[invalid] = True
         return {
-            "opened": self._cell_lists(stepping, probed, opened),
-            "flagged": self._cell_lists(stepping, probed, (after == FLAGGED) & (before != FLAGGED)),
+            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
+            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
             "mine_probability": probability,
             "invalid_action": invalid_action,
         }
 
     def _cell_lists(
-        self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray
+        self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray, ends: np.ndarray
     ) -> np.ndarray:
-        """(x, y) lists per board: ``cells[k]`` for board ``probed[k]``, [] for other steppers.
+        """(x, y) lists per board: for board ``probed[k]`` its ``cells`` up to ``ends[k]``
+        (:class:`~minesweep_env.envs.board_batch.Changes`), [] for the other steppers.
 
-        One flat pass: the marked cells in row-major order (``flatnonzero``, several
-        times faster than a 2-D ``nonzero``), their (x, y) tuples gathered as objects
-        from a kept table (no tuple made per step), then one list slice per board.
+        The (x, y) tuples are gathered as objects from a kept table (no tuple made
+        per step), then cut into one list slice per board.
         """
         lists: list[list[tuple[int, int]] | None] = [None] * self.num_envs
         for board in stepping.tolist():
             lists[board] = []
-        size = self.width * self.height
-        marked = np.flatnonzero(cells)
-        pairs = self._coordinates[marked % size].tolist()
-        ends = np.searchsorted(marked, self._row_ends[: len(probed)]).tolist()
+        pairs = self._coordinates[cells].tolist()
         start = 0
-        for board, end in zip(probed.tolist(), ends, strict=True):
+        for board, end in zip(probed.tolist(), ends.tolist(), strict=True):
             lists[board] = pairs[start:end]
             start = end
         return np.fromiter(lists, dtype=object, count=self.num_envs)

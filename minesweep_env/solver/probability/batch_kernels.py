@@ -7,12 +7,14 @@ in a dozen numpy passes over the step's boards. :func:`probe_boards` is that
 whole step for every board in one loop: the probe, its flood and every round of
 the auto-solver (:func:`.tracked_kernels.probe_play_tracked`, unchanged), the
 board's counters, verdict and "settled" flag, its probabilities written in its
-own row. With 64 expert boards a step's Python was ~4 us per board around a
-~20 us probe; this leaves the probe.
+own row, and the cells it opened and flagged listed in row-major order (the
+env's ``info["opened"]`` and ``info["flagged"]``, which it found by comparing
+whole views before and after).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 
 from .proof_kernels import DEFER, FULL
@@ -25,7 +27,8 @@ PLAYING, WON, LOST = 0, 1, 2
 @njit(cache=True)
 def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
                  height, width, probabilities, settled, state, probes, guesses, deferred,
-                 opened, flagged, seen, track):
+                 opened, flagged, opened_cells, opened_ends, flagged_cells, flagged_ends,
+                 seen, track):
     """Probe ``cells[k]`` on board ``boards[k]`` for every k and play its auto-solver.
 
     :param views: int8 (N, H * W), changed in place; ``mines`` (1 on a mine) and
@@ -39,14 +42,19 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         boards hold anything.
     :param deferred: bool (len(boards)): the boards whose rounds Python plays on.
     :param opened: int64 (H * W) and ``flagged`` int64 (H * W): scratch.
+    :param opened_cells: int64 (len(boards) * H * W): the cells board ``boards[k]``
+        opened, in increasing order, at ``opened_cells[opened_ends[k - 1]:opened_ends[k]]``
+        (from 0 for k = 0); ``opened_ends`` int64 (len(boards)). ``flagged_cells`` and
+        ``flagged_ends`` the same for the cells flagged.
     :param seen: int8 (N, H * W) and ``track`` int64 (N, TRACK_ROWS, H * W): each
         board's kept constraints (:mod:`.tracked_kernels`).
     """
+    end_opened = end_flagged = 0
     for k in range(len(boards)):
         b = boards[k]
         probes[b] += 1
         guesses[b] += 1
-        status, _, _, left, won, lost = probe_play_tracked(
+        status, count, flags, left, won, lost = probe_play_tracked(
             views[b].reshape((height, width)), mines[b], numbers[b], cells[k], totals[b],
             nothing_covered, safe_left[b], opened, flagged, probabilities[b], seen[b], track[b],
         )
@@ -58,6 +66,12 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         playing = not won and not lost
         settled[b] = playing and status == FULL
         deferred[k] = playing and status == DEFER
+        opened_cells[end_opened:end_opened + count] = np.sort(opened[:count])
+        end_opened += count
+        opened_ends[k] = end_opened
+        flagged_cells[end_flagged:end_flagged + flags] = np.sort(flagged[:flags])
+        end_flagged += flags
+        flagged_ends[k] = end_flagged
 
 
 def _signature() -> tuple:
@@ -68,7 +82,7 @@ def _signature() -> tuple:
         int8_2d, int8_2d, int8_2d, int64_1d, int64_1d, int64_1d, types.boolean, int64_1d,
         types.int64, types.int64, types.Array(types.float64, 2, "C"), bool_1d,
         types.Array(types.int8, 1, "C"), int64_1d, int64_1d, bool_1d, int64_1d, int64_1d,
-        int8_2d, types.Array(types.int64, 3, "C"),
+        int64_1d, int64_1d, int64_1d, int64_1d, int8_2d, types.Array(types.int64, 3, "C"),
     )
 
 
