@@ -123,6 +123,7 @@ KERNEL_SOURCES = (
     "generation_kernels.py",
     "layout_kernels.py",
     "lookahead_kernels.py",
+    "view_kernels.py",
 )
 """The files, next to this one, whose code numba compiles and caches."""
 

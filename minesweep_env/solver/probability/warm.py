@@ -130,7 +130,7 @@ def drop_stale_caches(key: dict) -> Path | None:
 
 
 COMPILE_GROUPS = (
-    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked"),
+    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked", "view"),
     ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation", "layout",
      "lookahead"),
 )
@@ -151,11 +151,13 @@ def module_compilers() -> dict[str, Callable[[], object]]:
         lookahead_kernels,
         play_kernels,
         tracked_kernels,
+        view_kernels,
     )
 
     return {
         "play": play_kernels.compile_probe_kernel,  # the env's kernels
         "tracked": tracked_kernels.compile_kernels,
+        "view": view_kernels.compile_kernels,
         "generation": generation_kernels.compile_kernels,
         "layout": layout_kernels.compile_kernels,
         "lookahead": lookahead_kernels.compile_kernels,
