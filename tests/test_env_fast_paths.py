@@ -240,3 +240,45 @@ def test_a_new_game_shows_fresh_covered_arrays(obs_mode) -> None:
         observation[...] = 0
         info["action_mask"][:] = False
         env.step(int(np.flatnonzero(env.unwrapped.game.layout.mines.reshape(-1) == 0)[0]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_the_compiled_view_encoding_is_the_numpy_one(width, height, seed) -> None:
+    """Planes and mask of any view, codes no plane shows (KNOWN_SAFE, stray bytes) included."""
+    from minesweep_env.solver.probability.view_kernels import PLANES, encode_view_into
+
+    view = np.random.default_rng(seed).integers(-4, 10, (height, width)).astype(np.int8)
+    planes = np.full((PLANES, height, width), 7, np.uint8)
+    mask = np.zeros(width * height, bool)
+    encode_view_into(view.reshape(-1), planes, mask)
+    assert np.array_equal(planes, encode_planes(view))
+    assert np.array_equal(mask, view.reshape(-1) == COVERED)
+
+
+@pytest.mark.parametrize("board", ["beginner", "expert"])
+def test_the_env_steps_show_the_encoded_view_and_its_mask(board) -> None:
+    """Each step's observation and mask (one compiled pass) are ``encode_planes`` of the view
+    and its covered cells, all valid once the game is over; fresh arrays every step."""
+    import gymnasium as gym
+
+    env = gym.make("SemiAutoMines-v0", board=board)
+    rng = np.random.default_rng(3)
+    shown = []
+    for seed in range(6):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            valid = np.flatnonzero(info["action_mask"])
+            observation, _, terminated, truncated, info = env.step(valid[rng.integers(len(valid))])
+            game = env.unwrapped.game
+            assert np.array_equal(observation, encode_planes(game.view))
+            playing = game.state == "playing"
+            want = game.view.reshape(-1) == COVERED if playing else np.ones(game.view.size, bool)
+            assert np.array_equal(info["action_mask"], want)
+            assert np.array_equal(env.unwrapped.action_masks(), want)
+            shown.append((observation, info["action_mask"]))
+            done = terminated or truncated
+    # Every step handed out arrays of its own.
+    assert len({id(observation) for observation, _ in shown}) == len(shown)
+    assert len({id(mask) for _, mask in shown}) == len(shown)

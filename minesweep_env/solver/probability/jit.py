@@ -124,6 +124,7 @@ KERNEL_SOURCES = (
     "generation_kernels.py",
     "layout_kernels.py",
     "lookahead_kernels.py",
+    "view_kernels.py",
 )
 """The files, next to this one, whose code numba compiles and caches."""
 

@@ -26,7 +26,9 @@ itself.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]  # numba's own dependency
 from numba import njit, types
+from numba.extending import intrinsic
 
 from .play_kernels import layout_from_priorities
 
@@ -63,19 +65,25 @@ def _mix(x, y):
     return result ^ (result >> _SHIFT16)
 
 
+@intrinsic
+def _high_product(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two uint64: LLVM's i128 multiply, one
+    machine instruction where 32-bit halves take four multiplies and their carries."""
+    signature = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return signature, codegen
+
+
 @njit(cache=True)
 def _step(high, low, inc_high, inc_low):
     """One LCG step: state * multiplier + increment, modulo 2**128, on 64-bit words."""
-    a0, a1 = low & _MASK32, low >> _SHIFT32
-    b0, b1 = _MULT_LOW & _MASK32, _MULT_LOW >> _SHIFT32
-    p00, p01, p10 = a0 * b0, a0 * b1, a1 * b0
-    middle = (p00 >> _SHIFT32) + (p01 & _MASK32) + (p10 & _MASK32)
-    product_low = (p00 & _MASK32) | (middle << _SHIFT32)
-    product_high = (
-        a1 * b1 + (p01 >> _SHIFT32) + (p10 >> _SHIFT32) + (middle >> _SHIFT32)
-        + high * _MULT_LOW + low * _MULT_HIGH
-    )
-    return _add(product_high, product_low, inc_high, inc_low)
+    product_high = _high_product(low, _MULT_LOW) + high * _MULT_LOW + low * _MULT_HIGH
+    return _add(product_high, low * _MULT_LOW, inc_high, inc_low)
 
 
 @njit(cache=True)
@@ -129,11 +137,15 @@ def _permutation(seed, out, state):
     n = len(out)
     for i in range(n):
         out[i] = i
+    mask = np.uint64(max(n - 1, 0))
+    for shift in (1, 2, 4, 8, 16, 32):
+        mask |= mask >> np.uint64(shift)
     for i in range(n - 1, 0, -1):
         bound = np.uint64(i)
-        mask = bound
-        for shift in (1, 2, 4, 8, 16, 32):
-            mask |= mask >> np.uint64(shift)
+        # numpy's mask is the smallest 2**k - 1 at or above the bound: as the bound falls
+        # by one a step, it only ever halves.
+        while (mask >> np.uint64(1)) >= bound:
+            mask >>= np.uint64(1)
         while True:
             if has_half:
                 has_half = False

@@ -132,7 +132,7 @@ def drop_stale_caches(key: dict) -> Path | None:
 COMPILE_GROUPS = (
     ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked", "batch"),
     ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation", "layout",
-     "lookahead"),
+     "lookahead", "view"),
 )
 """The kernels' compile jobs in two families of about equal cost (cold cache, one core):
 the proof and play-out kernels, and the counting and choice kernels. numba compiles
@@ -152,12 +152,14 @@ def module_compilers() -> dict[str, Callable[[], object]]:
         lookahead_kernels,
         play_kernels,
         tracked_kernels,
+        view_kernels,
     )
 
     return {
         "play": play_kernels.compile_probe_kernel,  # the env's kernels
         "tracked": tracked_kernels.compile_kernels,
         "batch": batch_kernels.compile_kernels,  # the vector env's step
+        "view": view_kernels.compile_kernels,  # the single env's observation and mask
         "generation": generation_kernels.compile_kernels,
         "layout": layout_kernels.compile_kernels,
         "lookahead": lookahead_kernels.compile_kernels,

@@ -354,29 +354,32 @@ class Complete(RuleSet):
             self._seen = np.full(size, tracked_kernels.UNSEEN, np.int8)
             self._kept = np.zeros((tracked_kernels.TRACK_ROWS, size), np.int64)
         opened, flagged = self._opened, self._flagged
-        probabilities = np.empty(size)  # kept by remember_settled: one per call
+        probabilities = np.empty(size)  # kept as the settled position's: one per call
         mines, numbers = minefield.flat_layout()
+        view, safe_left = minefield.view, minefield.safe_cells_left
         status, opened_count, flagged_count, left, won, lost = tracked_kernels.probe_play_tracked(
-            minefield.view,
+            view,
             mines,
             numbers,
             y * minefield.width + x,
             minefield.mine_count,
             minefield.win_rule is WinRule.NOTHING_COVERED,
-            minefield.safe_cells_left,
+            safe_left,
             opened,
             flagged,
             probabilities,
             self._seen,
             self._kept,
         )
-        minefield.record_probe(x, y, minefield.safe_cells_left - left)
+        minefield.record_probe(x, y, safe_left - left)
         if status == proof_kernels.FULL and not won and not lost:
-            self.remember_settled(
-                minefield.view, minefield.mine_count, probabilities.reshape(minefield.view.shape)
-            )
+            # remember_settled's record, written here: this runs on every env step.
+            settled = probabilities.reshape(view.shape)
+            self._settled = (view.tobytes(), minefield.mine_count, settled)
         done = lost or won or status != proof_kernels.DEFER
-        return opened[:opened_count].tolist(), flagged[:flagged_count].tolist(), done
+        # Most probes flag nothing: no slice to copy then.
+        flags = flagged[:flagged_count].tolist() if flagged_count else []
+        return opened[:opened_count].tolist(), flags, done
 
     def plays_out_compiled(self) -> bool:
         """Whether :meth:`play_out` and :meth:`prove` are this class's own, so a batch may
