@@ -116,8 +116,12 @@ def test_kept_constraints_survive_a_new_game_and_hand_flags(size) -> None:
 
 @pytest.mark.parametrize("size", SIZES[:3])
 def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
-    """``probe_play_many``: every board of a batch, step after step, as ``probe_play_out_into``
-    plays it alone (boards that end start a new game, their kept constraints left as they are)."""
+    """``batch_kernels.probe_boards``: every board of a batch, step after step, as
+    ``probe_play_out_into`` plays it alone: same view, verdict and counters, the cells it
+    opened and flagged listed in increasing order, and the settled probabilities in the
+    board's own row (boards that end start a new game, their kept constraints left as they
+    are)."""
+    batch_kernels = pytest.importorskip("minesweep_env.solver.probability.batch_kernels")
     width, height, mines = size
     boards, cells = 12, width * height
     rng = np.random.default_rng(3 + width)
@@ -136,25 +140,45 @@ def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
         want = []
         for board, cell in zip(playing, probes, strict=True):
             view = views[board].reshape(height, width).copy()
-            opened, flagged = np.empty(cells, np.int64), np.empty(cells, np.int64)
+            opened, flagged, chances = (np.empty(cells, np.int64), np.empty(cells, np.int64),
+                                        np.empty(cells))
             out = play_kernels.probe_play_out_into(
                 view, all_mines[board].astype(bool), all_numbers[board], int(cell),
-                int(totals[board]), False, int(safe_left[board]), opened, flagged,
-                np.empty(cells),
+                int(totals[board]), False, int(safe_left[board]), opened, flagged, chances,
             )
-            want.append((out, view.reshape(-1)))
-        status = np.empty(boards, np.int8)
-        won, lost = np.zeros(boards, bool), np.zeros(boards, bool)
-        tracked_kernels.probe_play_many(
+            want.append((out, view.reshape(-1), np.sort(opened[:out[1]]),
+                         np.sort(flagged[:out[2]]), chances))
+        state, settled, deferred = (np.zeros(boards, np.int8), np.zeros(boards, bool),
+                                    np.zeros(boards, bool))
+        counters = np.zeros(boards, np.int64), np.zeros(boards, np.int64)
+        probabilities = np.empty((boards, cells))
+        opened_cells, flagged_cells = (np.empty(boards * cells, np.int64),
+                                       np.empty(boards * cells, np.int64))
+        opened_ends, flagged_ends = np.empty(boards, np.int64), np.empty(boards, np.int64)
+        batch_kernels.probe_boards(
             views, all_mines, all_numbers, playing, probes.astype(np.int64), totals, False,
-            safe_left, height, width, np.empty((boards, cells)), status, won, lost, seen, track,
+            safe_left, height, width, probabilities, settled, state, *counters, deferred,
+            np.empty(cells, np.int64), np.empty(cells, np.int64), opened_cells, opened_ends,
+            flagged_cells, flagged_ends, seen, track,
         )
-        for board, (out, view) in enumerate(want):
-            assert (status[board], safe_left[board], won[board], lost[board]) == (
-                out[0], out[3], out[4], out[5]
-            )
+        assert (counters[0] == 1).all() and (counters[1] == 1).all()
+        for board, (out, view, opened, flagged, chances) in enumerate(want):
+            status, _, _, left, won, lost = out
+            code = (batch_kernels.LOST if lost else batch_kernels.WON if won
+                    else batch_kernels.PLAYING)
+            assert (state[board], safe_left[board]) == (code, left)
             assert np.array_equal(views[board], view)
-            if out[4] or out[5] or out[0] == proof_kernels.DEFER:
+            first = opened_ends[board - 1] if board else 0
+            assert np.array_equal(opened_cells[first:opened_ends[board]], opened)
+            first = flagged_ends[board - 1] if board else 0
+            assert np.array_equal(flagged_cells[first:flagged_ends[board]], flagged)
+            going = not won and not lost
+            assert settled[board] == (going and status == proof_kernels.FULL)
+            assert deferred[board] == (going and status == proof_kernels.DEFER)
+            if settled[board]:  # a covered cell's chance (the others' entries are not read)
+                covered = view == COVERED
+                assert np.array_equal(probabilities[board][covered], chances[covered])
+            if not going or status == proof_kernels.DEFER:
                 ended += 1
                 layouts[board] = MineLayout.random(width, height, mines, rng)
                 views[board] = COVERED

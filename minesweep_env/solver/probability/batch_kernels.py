@@ -1,15 +1,15 @@
 """The vector env's probes in one compiled call, written straight into the batch's arrays.
 
 :meth:`~minesweep_env.envs.board_batch.BoardBatch.probe_and_autosolve` probed the
-boards of a step with :func:`.tracked_kernels.probe_play_many` into scratch rows,
-then took the verdicts, the settled probabilities and the boards left to Python
-in a dozen numpy passes over the step's boards. :func:`probe_boards` is that
-whole step for every board in one loop: the probe, its flood and every round of
-the auto-solver (:func:`.tracked_kernels.probe_play_tracked`, unchanged), the
-board's counters, verdict and "settled" flag, its probabilities written in its
-own row, and the cells it opened and flagged listed in row-major order (the
-env's ``info["opened"]`` and ``info["flagged"]``, which it found by comparing
-whole views before and after).
+boards of a step in one compiled call into scratch rows, then took the verdicts,
+the settled probabilities and the boards left to Python in a dozen numpy passes
+over the step's boards. :func:`probe_boards` is that whole step for every board
+in one loop: the probe, its flood and every round of the auto-solver
+(:func:`.tracked_kernels.probe_play_tracked`, unchanged), the board's counters,
+verdict and "settled" flag, its probabilities written in its own row, and the
+cells it opened and flagged listed in row-major order (the env's
+``info["opened"]`` and ``info["flagged"]``, which it found by comparing whole
+views before and after).
 """
 
 from __future__ import annotations

@@ -483,35 +483,6 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
             return DEFER, count, flags_set, safe_left, False, False
 
 
-@njit(cache=True)
-def probe_play_many(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
-                    height, width, probabilities, status, won, lost, seen, track):
-    """:func:`probe_play_tracked` on board ``boards[k]`` of a batch, probing ``cells[k]``.
-
-    :param views: int8 (N, H * W) views, changed in place; ``mines`` (1 on a mine) and
-        ``numbers`` int8 (N, H * W); ``totals`` int64 (N); ``safe_left`` int64 (N), updated.
-    :param probabilities: float64 (len(boards), H * W): row k the settled position's of
-        board ``boards[k]`` when ``status[k]`` is :data:`FULL` and it neither won nor lost.
-    :param status: int8 (len(boards)): each board's last round's status; ``won`` and
-        ``lost`` bool (len(boards)).
-    :param seen: int8 (N, H * W) and ``track`` int64 (N, :data:`TRACK_ROWS`, H * W): each
-        board's kept constraints.
-    """
-    n = height * width
-    opened = np.empty(n, np.int64)
-    flagged = np.empty(n, np.int64)
-    for k in range(len(boards)):
-        b = boards[k]
-        result = probe_play_tracked(
-            views[b].reshape((height, width)), mines[b], numbers[b], cells[k], totals[b],
-            nothing_covered, safe_left[b], opened, flagged, probabilities[k], seen[b], track[b],
-        )
-        status[k] = result[0]
-        safe_left[b] = result[3]
-        won[k] = result[4]
-        lost[k] = result[5]
-
-
 def _signature(mines_readonly: bool) -> tuple:
     """:func:`~.play_kernels.probe_play_out_into`'s arguments, then ``seen`` and ``track``."""
     return _probe_signature(mines_readonly) + (
@@ -525,27 +496,9 @@ SIGNATURES = (_signature(True), _signature(False))
 layout's mines are read-only, or writable when given non-contiguous)."""
 
 
-def _many_signature() -> tuple:
-    int8_2d, int64_1d = types.Array(types.int8, 2, "C"), types.Array(types.int64, 1, "C")
-    bool_1d = types.Array(types.boolean, 1, "C")
-    return (
-        int8_2d, int8_2d, int8_2d, int64_1d, int64_1d, int64_1d, types.boolean, int64_1d,
-        types.int64, types.int64, types.Array(types.float64, 2, "C"),
-        types.Array(types.int8, 1, "C"), bool_1d, bool_1d, int8_2d,
-        types.Array(types.int64, 3, "C"),
-    )
-
-
-MANY_SIGNATURE = _many_signature()
-"""The signature the vector env's batch calls :func:`probe_play_many` with."""
-
-
 def compile_kernels() -> None:
-    """Compile :func:`probe_play_tracked` for :data:`SIGNATURES` and :func:`probe_play_many`
-    for :data:`MANY_SIGNATURE` (the warm-up does, so numba's cache holds them and no game
-    compiles them)."""
+    """Compile :func:`probe_play_tracked` for :data:`SIGNATURES` (the warm-up does, so numba's
+    cache holds them and no game compiles them)."""
     for signature in SIGNATURES:
         if signature not in probe_play_tracked.overloads:
             probe_play_tracked.compile(signature)
-    if MANY_SIGNATURE not in probe_play_many.overloads:
-        probe_play_many.compile(MANY_SIGNATURE)
