@@ -72,6 +72,9 @@ SHARED_EXTRA = 2
 """Candidates added for their shared 50/50 risk, beyond ``width``."""
 FAR = 1
 """Candidates off the frontier (see :func:`.candidates.candidates`)."""
+OFFSET = 0
+"""More candidates off the frontier: those two steps from a number (see
+:func:`.candidates.candidates`; 0: none)."""
 LIVING = 0
 """Count only living cells at the look-ahead's last guess (1: on; see
 :meth:`.lookahead.Outcome.living_safety`)."""
@@ -119,6 +122,8 @@ class SearchAgent(Agent):
         may be forced anyway (:mod:`.influence`) is given back to its score (0: none).
     :param far: cells off the frontier among the candidates: the best ranked
         one, and ``far - 1`` beside the frontier (beyond ``width``).
+    :param offset: further candidates off the frontier, of those two steps from a
+        number along a row or column (JSMinesweeper's off-frontier candidates).
     :param living: at the look-ahead's last guess, count only cells whose number
         is not already known (1: on, 0: off).
     :param blend: at the look-ahead's last guess, blend the best cell's safety with
@@ -143,6 +148,7 @@ class SearchAgent(Agent):
         endgame_budget: int = ENDGAME_BUDGET,
         shared_weight: float = SHARED_WEIGHT,
         far: int = FAR,
+        offset: int = OFFSET,
         living: int = LIVING,
         blend: int = BLEND,
         dominance: int = DOMINANCE,
@@ -164,6 +170,7 @@ class SearchAgent(Agent):
         self.endgame_budget = int(endgame_budget)
         self.shared_weight = float(shared_weight)
         self.far = int(far)
+        self.offset = int(offset)
         self.living = bool(living)
         self.blend = bool(blend)
         self.dominance = bool(dominance)
@@ -252,7 +259,9 @@ class SearchAgent(Agent):
             weights = count_position(board, cache=self._cache)
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
-        listed = candidates(board.grid, weights, valid, self.margin, self.width, self.far)
+        listed = candidates(
+            board.grid, weights, valid, self.margin, self.width, self.far, self.offset
+        )
         if any(weights.mine_weight.get(cell) is None for cell in listed):
             return ()  # no total known and no frontier: nothing to weigh
         if shared:
@@ -294,7 +303,9 @@ class SearchAgent(Agent):
         shared = influence(board, weights, self._cache) if self.shared_weight else {}
         assessed = self.weigh(board, weights, valid, shared)
         if not assessed:
-            cell = candidates(board.grid, weights, valid, self.margin, self.width, self.far)[0]
+            cell = candidates(
+                board.grid, weights, valid, self.margin, self.width, self.far, self.offset
+            )[0]
             return Advice(cell, "search", float("nan"))
 
         def score(assessment: Assessment) -> float:
@@ -369,6 +380,7 @@ class SearchAgent(Agent):
             f"{self.endgame_layouts} layouts"
             + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
             + (f", {self.far} cells off the frontier" if self.far != FAR else "")
+            + (f", {self.offset} cells two steps from a number" if self.offset else "")
             + (", living cells" if self.living else "")
             + (", blended last guess" if self.blend else "")
             + (", dominance" if self.dominance else "")
