@@ -204,6 +204,23 @@ def test_offset_adds_cells_two_steps_from_a_number_and_offset_0_changes_nothing(
     assert sorted(extra) == sorted(ranked[:4])
 
 
+def test_offset_margin_admits_the_extra_cells_only_when_the_cells_off_the_frontier_are_close():
+    board = _opened_expert_board()
+    view = board.grid
+    weights = count_position(board)
+    valid = view.reshape(-1) == COVERED
+    layouts, mine = weights.layouts, weights.mine_weight
+    safety = {c: 1.0 - (w or 0) / layouts for c, w in mine.items() if valid[c] and w is not None}
+    outside = off_frontier(view).reshape(-1)
+    ratio = max(v for c, v in safety.items() if outside[c]) / max(safety.values())
+    plain = candidates(view, weights, valid, 1.0, 8)
+    wide = candidates(view, weights, valid, 1.0, 8, offset=4)
+    for own in (0.0, 1.0 - ratio - 1e-6, 1.0 - ratio + 1e-6, 0.5, 1.0):
+        expected = wide if ratio >= 1.0 - own - 1e-12 else plain
+        assert candidates(view, weights, valid, 1.0, 8, offset=4, offset_margin=own) == expected
+    assert candidates(view, weights, valid, 1.0, 8, offset=4, offset_margin=None) == wide
+
+
 def test_the_offset_setting_reaches_the_agents_candidates():
     board = _opened_expert_board()
     plain = {a.cell for a in SearchAgent(margin=1.0).weigh(board)}

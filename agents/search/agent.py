@@ -124,6 +124,8 @@ class SearchAgent(Agent):
         one, and ``far - 1`` beside the frontier (beyond ``width``).
     :param offset: further candidates off the frontier, of those two steps from a
         number along a row or column (JSMinesweeper's off-frontier candidates).
+    :param offset_margin: those only when the cells off the frontier are within this
+        margin of the best safety (default: ``margin``).
     :param living: at the look-ahead's last guess, count only cells whose number
         is not already known (1: on, 0: off).
     :param blend: at the look-ahead's last guess, blend the best cell's safety with
@@ -149,6 +151,7 @@ class SearchAgent(Agent):
         shared_weight: float = SHARED_WEIGHT,
         far: int = FAR,
         offset: int = OFFSET,
+        offset_margin: float | None = None,
         living: int = LIVING,
         blend: int = BLEND,
         dominance: int = DOMINANCE,
@@ -171,6 +174,7 @@ class SearchAgent(Agent):
         self.shared_weight = float(shared_weight)
         self.far = int(far)
         self.offset = int(offset)
+        self.offset_margin = None if offset_margin is None else float(offset_margin)
         self.living = bool(living)
         self.blend = bool(blend)
         self.dominance = bool(dominance)
@@ -260,7 +264,8 @@ class SearchAgent(Agent):
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
         listed = candidates(
-            board.grid, weights, valid, self.margin, self.width, self.far, self.offset
+            board.grid, weights, valid, self.margin, self.width, self.far, self.offset,
+            self.offset_margin,
         )
         if any(weights.mine_weight.get(cell) is None for cell in listed):
             return ()  # no total known and no frontier: nothing to weigh
@@ -304,7 +309,8 @@ class SearchAgent(Agent):
         assessed = self.weigh(board, weights, valid, shared)
         if not assessed:
             cell = candidates(
-                board.grid, weights, valid, self.margin, self.width, self.far, self.offset
+                board.grid, weights, valid, self.margin, self.width, self.far, self.offset,
+                self.offset_margin,
             )[0]
             return Advice(cell, "search", float("nan"))
 
@@ -381,6 +387,7 @@ class SearchAgent(Agent):
             + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
             + (f", {self.far} cells off the frontier" if self.far != FAR else "")
             + (f", {self.offset} cells two steps from a number" if self.offset else "")
+            + (f" within {self.offset_margin}" if self.offset and self.offset_margin else "")
             + (", living cells" if self.living else "")
             + (", blended last guess" if self.blend else "")
             + (", dominance" if self.dominance else "")

@@ -82,6 +82,7 @@ def candidates(
     limit: int,
     far: int = 1,
     offset: int = 0,
+    offset_margin: float | None = None,
 ) -> list[int]:
     """The cells to look ahead from, best ranked first (at most ``limit + far - 1``).
 
@@ -93,6 +94,8 @@ def candidates(
         (:func:`beside_frontier`), beyond ``limit``.
     :param offset: beyond those, up to this many more off the frontier, the best ranked
         of those two steps from a number (:func:`two_steps`).
+    :param offset_margin: those only when their safety is within this margin of the
+        best (``None``: ``margin``; JSMinesweeper looks off the frontier only within 0.05).
     """
     layouts = weights.layouts
     mine = weights.mine_weight
@@ -112,7 +115,8 @@ def candidates(
         if far > 1:
             beside = beside_frontier(view).reshape(-1)
             chosen += [c for c in ranked[1:] if beside[c]][: far - 1]
-        if offset > 0:
+        own = margin if offset_margin is None else offset_margin
+        if offset > 0 and 1.0 - (mine[ranked[0]] or 0) / layouts >= (1.0 - own) * best - 1e-12:
             two = two_steps(view).reshape(-1)
             chosen += [c for c in ranked[1:] if two[c] and c not in chosen][:offset]
     return rank(view, weights, chosen)
