@@ -31,7 +31,8 @@ Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
 ``far`` (more candidates off the frontier), ``living`` and ``blend`` (how the
 look-ahead values its last guess) and ``dominance`` (a safer cell the chosen
-one's every number proves safe is probed instead).
+one's every number proves safe is probed instead); ``offset`` and ``offset_margin``
+(JSMinesweeper's off-frontier candidates, benchmarks/results/search_session7.md).
 """
 
 from __future__ import annotations
