@@ -13,7 +13,13 @@ from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
-from semiautomines_agents.search.candidates import beside_frontier, candidates, off_frontier
+from semiautomines_agents.search.candidates import (
+    beside_frontier,
+    candidates,
+    off_frontier,
+    rank,
+    two_steps,
+)
 from semiautomines_agents.search.endgame import Endgame, Layouts, TooManyLayouts
 from semiautomines_agents.search.lookahead import assess, outcomes
 
@@ -162,6 +168,65 @@ def test_far_adds_cells_beside_the_frontier_and_far_1_changes_nothing():
     for cell in extra:
         assert beside[cell] and outside[cell]
         assert any(flat[n] == COVERED and not outside[n] for n in table[cell])
+
+
+def test_two_steps_marks_off_frontier_cells_two_cells_from_a_number_along_a_line():
+    board = _opened_expert_board()
+    view = board.grid
+    marked = two_steps(view)
+    outside = off_frontier(view)
+    assert marked.any()
+    height, width = view.shape
+    for y in range(height):
+        for x in range(width):
+            along = [
+                view[y + dy, x + dx] >= 0
+                for dy, dx in ((2, 0), (-2, 0), (0, 2), (0, -2))
+                if 0 <= y + dy < height and 0 <= x + dx < width
+            ]
+            assert marked[y, x] == (outside[y, x] and any(along))
+
+
+def test_offset_adds_cells_two_steps_from_a_number_and_offset_0_changes_nothing():
+    board = _opened_expert_board()
+    view = board.grid
+    weights = count_position(board)
+    valid = view.reshape(-1) == COVERED
+    plain = candidates(view, weights, valid, 1.0, 8)
+    assert candidates(view, weights, valid, 1.0, 8, offset=0) == plain
+    wide = candidates(view, weights, valid, 1.0, 8, offset=4)
+    extra = set(wide) - set(plain)
+    assert set(plain) <= set(wide) and len(extra) == 4 and len(wide) == len(set(wide))
+    marked = two_steps(view).reshape(-1)
+    assert all(marked[c] for c in extra)
+    # The extra cells are the best ranked of the marked ones the plain list left out.
+    ranked = [c for c in rank(view, weights, np.flatnonzero(marked)) if c not in plain]
+    assert sorted(extra) == sorted(ranked[:4])
+
+
+def test_offset_margin_admits_the_extra_cells_only_when_the_cells_off_the_frontier_are_close():
+    board = _opened_expert_board()
+    view = board.grid
+    weights = count_position(board)
+    valid = view.reshape(-1) == COVERED
+    layouts, mine = weights.layouts, weights.mine_weight
+    safety = {c: 1.0 - (w or 0) / layouts for c, w in mine.items() if valid[c] and w is not None}
+    outside = off_frontier(view).reshape(-1)
+    ratio = max(v for c, v in safety.items() if outside[c]) / max(safety.values())
+    plain = candidates(view, weights, valid, 1.0, 8)
+    wide = candidates(view, weights, valid, 1.0, 8, offset=4)
+    for own in (0.0, 1.0 - ratio - 1e-6, 1.0 - ratio + 1e-6, 0.5, 1.0):
+        expected = wide if ratio >= 1.0 - own - 1e-12 else plain
+        assert candidates(view, weights, valid, 1.0, 8, offset=4, offset_margin=own) == expected
+    assert candidates(view, weights, valid, 1.0, 8, offset=4, offset_margin=None) == wide
+
+
+def test_the_offset_setting_reaches_the_agents_candidates():
+    board = _opened_expert_board()
+    plain = {a.cell for a in SearchAgent(margin=1.0).weigh(board)}
+    wide = {a.cell for a in SearchAgent(margin=1.0, offset=3).weigh(board)}
+    assert plain < wide and len(wide - plain) == 3
+    assert all(two_steps(board.grid).reshape(-1)[c] for c in wide - plain)
 
 
 @pytest.mark.parametrize("board", POSITIONS[:20])

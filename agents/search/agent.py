@@ -31,7 +31,8 @@ Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
 ``far`` (more candidates off the frontier), ``living`` and ``blend`` (how the
 look-ahead values its last guess) and ``dominance`` (a safer cell the chosen
-one's every number proves safe is probed instead).
+one's every number proves safe is probed instead); ``offset`` and ``offset_margin``
+(JSMinesweeper's off-frontier candidates, benchmarks/results/search_session7.md).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ SHARED_EXTRA = 2
 """Candidates added for their shared 50/50 risk, beyond ``width``."""
 FAR = 1
 """Candidates off the frontier (see :func:`.candidates.candidates`)."""
+OFFSET = 0
+"""More candidates off the frontier: those two steps from a number (see
+:func:`.candidates.candidates`; 0: none)."""
 LIVING = 0
 """Count only living cells at the look-ahead's last guess (1: on; see
 :meth:`.lookahead.Outcome.living_safety`)."""
@@ -119,6 +123,10 @@ class SearchAgent(Agent):
         may be forced anyway (:mod:`.influence`) is given back to its score (0: none).
     :param far: cells off the frontier among the candidates: the best ranked
         one, and ``far - 1`` beside the frontier (beyond ``width``).
+    :param offset: further candidates off the frontier, of those two steps from a
+        number along a row or column (JSMinesweeper's off-frontier candidates).
+    :param offset_margin: those only when the cells off the frontier are within this
+        margin of the best safety (default: ``margin``).
     :param living: at the look-ahead's last guess, count only cells whose number
         is not already known (1: on, 0: off).
     :param blend: at the look-ahead's last guess, blend the best cell's safety with
@@ -143,6 +151,8 @@ class SearchAgent(Agent):
         endgame_budget: int = ENDGAME_BUDGET,
         shared_weight: float = SHARED_WEIGHT,
         far: int = FAR,
+        offset: int = OFFSET,
+        offset_margin: float | None = None,
         living: int = LIVING,
         blend: int = BLEND,
         dominance: int = DOMINANCE,
@@ -164,6 +174,8 @@ class SearchAgent(Agent):
         self.endgame_budget = int(endgame_budget)
         self.shared_weight = float(shared_weight)
         self.far = int(far)
+        self.offset = int(offset)
+        self.offset_margin = None if offset_margin is None else float(offset_margin)
         self.living = bool(living)
         self.blend = bool(blend)
         self.dominance = bool(dominance)
@@ -252,7 +264,10 @@ class SearchAgent(Agent):
             weights = count_position(board, cache=self._cache)
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
-        listed = candidates(board.grid, weights, valid, self.margin, self.width, self.far)
+        listed = candidates(
+            board.grid, weights, valid, self.margin, self.width, self.far, self.offset,
+            self.offset_margin,
+        )
         if any(weights.mine_weight.get(cell) is None for cell in listed):
             return ()  # no total known and no frontier: nothing to weigh
         if shared:
@@ -294,7 +309,10 @@ class SearchAgent(Agent):
         shared = influence(board, weights, self._cache) if self.shared_weight else {}
         assessed = self.weigh(board, weights, valid, shared)
         if not assessed:
-            cell = candidates(board.grid, weights, valid, self.margin, self.width, self.far)[0]
+            cell = candidates(
+                board.grid, weights, valid, self.margin, self.width, self.far, self.offset,
+                self.offset_margin,
+            )[0]
             return Advice(cell, "search", float("nan"))
 
         def score(assessment: Assessment) -> float:
@@ -369,6 +387,8 @@ class SearchAgent(Agent):
             f"{self.endgame_layouts} layouts"
             + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
             + (f", {self.far} cells off the frontier" if self.far != FAR else "")
+            + (f", {self.offset} cells two steps from a number" if self.offset else "")
+            + (f" within {self.offset_margin}" if self.offset and self.offset_margin else "")
             + (", living cells" if self.living else "")
             + (", blended last guess" if self.blend else "")
             + (", dominance" if self.dominance else "")

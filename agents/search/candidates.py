@@ -57,6 +57,23 @@ def beside_frontier(view: np.ndarray) -> np.ndarray:
     return far & (np.asarray(neighbour_sum(frontier)) > 0)
 
 
+def two_steps(view: np.ndarray) -> np.ndarray:
+    """Boolean (H, W): cells off the frontier two steps from a probed cell along a row
+    or a column (the cell between them is on the frontier or probed).
+
+    JSMinesweeper looks at exactly these off-frontier cells: their number reaches the
+    frontier cell in between, and on our games it gains by guessing them rather than
+    a corner (benchmarks/results/search_session7.md).
+    """
+    probed = view >= 0
+    near = np.zeros_like(probed)
+    near[2:, :] |= probed[:-2, :]
+    near[:-2, :] |= probed[2:, :]
+    near[:, 2:] |= probed[:, :-2]
+    near[:, :-2] |= probed[:, 2:]
+    return off_frontier(view) & near
+
+
 def candidates(
     view: np.ndarray,
     weights: Weights,
@@ -64,6 +81,8 @@ def candidates(
     margin: float,
     limit: int,
     far: int = 1,
+    offset: int = 0,
+    offset_margin: float | None = None,
 ) -> list[int]:
     """The cells to look ahead from, best ranked first (at most ``limit + far - 1``).
 
@@ -73,6 +92,10 @@ def candidates(
     :param far: cells off the frontier to look at when they qualify: the best
         ranked one, then the best ranked of those beside the frontier
         (:func:`beside_frontier`), beyond ``limit``.
+    :param offset: beyond those, up to this many more off the frontier, the best ranked
+        of those two steps from a number (:func:`two_steps`).
+    :param offset_margin: those only when their safety is within this margin of the
+        best (``None``: ``margin``; JSMinesweeper looks off the frontier only within 0.05).
     """
     layouts = weights.layouts
     mine = weights.mine_weight
@@ -92,4 +115,8 @@ def candidates(
         if far > 1:
             beside = beside_frontier(view).reshape(-1)
             chosen += [c for c in ranked[1:] if beside[c]][: far - 1]
+        own = margin if offset_margin is None else offset_margin
+        if offset > 0 and 1.0 - (mine[ranked[0]] or 0) / layouts >= (1.0 - own) * best - 1e-12:
+            two = two_steps(view).reshape(-1)
+            chosen += [c for c in ranked[1:] if two[c] and c not in chosen][:offset]
     return rank(view, weights, chosen)
