@@ -295,6 +295,29 @@ class CellPolicy(MaskableActorCriticPolicy):
         normalised = masked - masked.logsumexp(dim=-1, keepdim=True)
         return th.argmax(th.softmax(normalised, dim=-1), dim=1)
 
+    def log_probabilities_and_values(
+        self, obs: th.Tensor, action_masks: th.Tensor
+    ) -> tuple[th.Tensor, th.Tensor]:
+        """Per observation, the log-probability of every action (B, H*W; masked
+        actions at about -1e8) and the value (B,), from one pass of the trunk.
+
+        Why: ``get_distribution`` and ``predict_values`` each run the trunk, so a
+        fit that needs both (the imitation fits the actor and the critic together)
+        paid for the convolutions, forward and backward, twice. The arithmetic is
+        that of ``get_distribution(obs, action_masks).distribution.logits`` (masked
+        logits at -1e8, normalised) and of ``predict_values``.
+
+        :param action_masks: boolean (B, H*W), True where the action is valid.
+        """
+        features = self.extract_features(obs, self.pi_features_extractor)
+        logits = self.mlp_extractor.forward_actor(features)
+        if not self.share_features_extractor:
+            features = self.extract_features(obs, self.vf_features_extractor)
+        latent_vf = self.mlp_extractor.forward_critic(features)
+        masked = th.where(action_masks, logits, th.tensor(-1e8, dtype=logits.dtype))
+        log_p = masked - masked.logsumexp(dim=-1, keepdim=True)
+        return log_p, self.value_net(latent_vf).flatten()
+
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(value_hidden=self.value_hidden, prior_scale=self.initial_prior_scale)

@@ -309,6 +309,17 @@ def test_ablation_pairs_separate_runs_game_by_game(tmp_path, capsys):
     assert "| final | 8 | 62.50% | 37.50% | +25.00 (" in out
     assert ablation(["--baseline", f"{base}:ppo", f"{model}:ppo"]) == 2
 
+    # Two seeds pooled: the k-th run pairs with the baseline's k-th, never across seeds.
+    base2 = run("base2", "greedy", [0, 0, 0, 0, 0, 0, 0, 0])
+    model2 = run("model2", "ppo", [0, 0, 0, 0, 1, 0, 0, 0])
+    pooled = [f"--baseline={base},{base2}:greedy", f"both={model},{model2}:ppo"]
+    assert ablation(pooled) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("| both | 16 | 37.50% | 18.75% | +18.75 (")  # (2 + 1) of 16 more
+    swapped = [f"--baseline={base2},{base}:greedy", f"both={model},{model2}:ppo"]
+    assert ablation(swapped) == 0  # the same totals, paired across seeds: another interval
+    assert capsys.readouterr().out.splitlines()[-1] != line
+
 
 def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
     from types import SimpleNamespace

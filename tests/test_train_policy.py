@@ -72,6 +72,32 @@ def test_best_action_is_the_distributions_mode(planes):
     assert (free[:8] != got[:8]).any()
 
 
+@pytest.mark.parametrize("global_context", [False, True])
+def test_one_pass_gives_the_distributions_log_probabilities_and_the_values(global_context):
+    """The imitation fit's shortcut: SB3's two calls' numbers, from one pass of the trunk."""
+    th.manual_seed(0)
+    space = spaces.Box(0, 1, (12, 16, 30), np.float32)
+    kwargs = {"features_extractor_kwargs": {"global_context": global_context}}
+    policy = CellPolicy(space, spaces.Discrete(480), lambda _: 3e-4, **kwargs)
+    th.nn.init.normal_(policy.mlp_extractor.actor.weight)  # as after training, not silent
+    rng = np.random.default_rng(3)
+    obs = random_obs(16, 12, 16, 30)
+    masks = rng.random((16, 480)) < 0.3
+    masks[:, 7] = True
+    passes = []
+    policy.features_extractor.register_forward_hook(lambda *_: passes.append(1))
+    with th.no_grad():
+        log_p, values = policy.log_probabilities_and_values(obs, th.as_tensor(masks))
+        assert len(passes) == 1  # the trunk ran once for both heads
+        expected = th.log_softmax(policy.get_distribution(obs, masks).distribution.logits, dim=1)
+        expected_values = policy.predict_values(obs).flatten()
+    assert len(passes) == 3  # SB3's way: once per head
+    assert th.allclose(log_p, expected, atol=1e-5)
+    assert th.allclose(values, expected_values, atol=1e-6)
+    assert (log_p[~th.as_tensor(masks)] < -1e7).all()
+    assert th.allclose(log_p.exp().sum(dim=1), th.ones(16))
+
+
 def test_logits_follow_a_pattern_moved_across_the_board():
     """Translation equivariance away from the edges: the same patch, the same logits."""
     policy = make_policy(11)

@@ -12,33 +12,52 @@ a baseline, with the 95% interval of :mod:`..evaluation.paired`::
 
 Each argument is ``[LABEL=]RUN_FOLDER:AGENT``; the board is the one row of
 ``games.csv`` for that agent (``--board`` picks one when a run has several).
+Several run folders joined by commas (``RUN_SEED0,RUN_SEED1:AGENT``) pool their
+games: the k-th folder of a model pairs with the k-th folder of the baseline
+(list the seeds in the same order), so games of different seeds never pair.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import sys
 from pathlib import Path
 
 from ..evaluation.paired import paired_difference
 from ..evaluation.stats import GameRecord
 
+POOLED_STRIDE = 1 << 32
+"""Game index offset of the k-th of several pooled runs (k * stride): above any game count."""
+
 
 def read_games(spec: str, board: str) -> tuple[str, list[GameRecord]]:
-    """``[LABEL=]RUN:AGENT`` -> its label and its games on ``board`` ('' = the only one)."""
+    """``[LABEL=]RUN[,RUN...]:AGENT`` -> its label and its games on ``board`` ('' = the
+    only one); the games of the k-th run get index ``k * POOLED_STRIDE + index``."""
     label, _, target = spec.rpartition("=")
-    run, _, agent = target.rpartition(":")
-    if not run or not agent:
+    runs, _, agent = target.rpartition(":")
+    if not runs or not agent:
         raise ValueError(f"{spec!r}: expected [LABEL=]RUN_FOLDER:AGENT")
-    path = Path(run) / "games.csv"
+    games = []
+    for k, run in enumerate(runs.split(",")):
+        games += [
+            dataclasses.replace(g, index=k * POOLED_STRIDE + g.index)
+            for g in _run_games(Path(run), agent, board)
+        ]
+    return label or f"{Path(runs.split(',')[0]).name}:{agent}", games
+
+
+def _run_games(run: Path, agent: str, board: str) -> list[GameRecord]:
+    """One run folder's games of ``agent`` on ``board`` ('' = the only one)."""
+    path = run / "games.csv"
     with path.open(newline="") as handle:
         rows = [row for row in csv.DictReader(handle) if row["agent"] == agent]
     boards = sorted({row["board"] for row in rows})
     chosen = board or (boards[0] if len(boards) == 1 else "")
     if chosen not in boards:
         raise ValueError(f"{path}: agent {agent!r} has boards {boards}; pick one with --board")
-    games = [
+    return [
         GameRecord(
             int(row["index"]),
             row["won"] == "1",
@@ -49,7 +68,6 @@ def read_games(spec: str, board: str) -> tuple[str, list[GameRecord]]:
         for row in rows
         if row["board"] == chosen
     ]
-    return label or f"{Path(run).name}:{agent}", games
 
 
 def main(argv: list[str] | None = None) -> int:

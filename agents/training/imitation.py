@@ -262,13 +262,13 @@ def fit(
         for batch in np.array_split(rng.permutation(count), max(1, count // args.batch_size)):
             obs = th.as_tensor(observations(data, batch))
             labels = th.as_tensor(data["labels"][batch])
-            distribution = policy.get_distribution(obs, data["masks"][batch])
-            log_p = th.log_softmax(distribution.distribution.logits, dim=1)
+            log_p, values = policy.log_probabilities_and_values(
+                obs, th.as_tensor(data["masks"][batch])
+            )
             target = th.as_tensor(targets(data, batch, cells, args.soft_targets))
             # Masked cells have huge negative logits and no target: leave them out, not 0 * -inf.
             cross_entropy = -th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1)
             weight = th.as_tensor(position_weights(data, batch, args.deviation_weight))
-            values = policy.predict_values(obs).flatten()
             outcomes = th.as_tensor(data["outcomes"][batch])
             policy_loss = (weight * cross_entropy).sum() / weight.sum()
             value_loss = th.nn.functional.mse_loss(values, outcomes)
@@ -277,7 +277,7 @@ def fit(
             loss.backward()
             th.nn.utils.clip_grad_norm_(policy.parameters(), args.max_grad_norm)
             optimizer.step()
-            matched += (distribution.mode() == labels).sum().item()
+            matched += (log_p.argmax(dim=1) == labels).sum().item()
             total_loss += loss.item() * len(batch)
         writer.add_scalar("imitation/accuracy", matched / count, epoch)
         writer.add_scalar("imitation/loss", total_loss / count, epoch)
