@@ -217,6 +217,14 @@ class CellHeads(nn.Module):
         return self.forward_actor(features), self.forward_critic(features)
 
 
+def _masked_log_probabilities(logits: th.Tensor, action_masks: th.Tensor) -> th.Tensor:
+    """Log-probabilities over the actions, masked ones at about -1e8: the arithmetic of
+    sb3-contrib's ``MaskableCategorical`` (masked logits set to -1e8, then normalised),
+    so the shortcuts below give what its distribution gives."""
+    masked = th.where(action_masks, logits, th.tensor(-1e8, dtype=logits.dtype))
+    return masked - masked.logsumexp(dim=-1, keepdim=True)
+
+
 class CellPolicy(MaskableActorCriticPolicy):
     """MaskableActorCriticPolicy whose logits come from a conv head, one per cell.
 
@@ -291,8 +299,7 @@ class CellPolicy(MaskableActorCriticPolicy):
         """
         features = self.extract_features(obs, self.pi_features_extractor)
         logits = self.mlp_extractor.forward_actor(features)
-        masked = th.where(action_masks, logits, th.tensor(-1e8, dtype=logits.dtype))
-        normalised = masked - masked.logsumexp(dim=-1, keepdim=True)
+        normalised = _masked_log_probabilities(logits, action_masks)
         return th.argmax(th.softmax(normalised, dim=-1), dim=1)
 
     def log_probabilities_and_values(
@@ -314,8 +321,7 @@ class CellPolicy(MaskableActorCriticPolicy):
         if not self.share_features_extractor:
             features = self.extract_features(obs, self.vf_features_extractor)
         latent_vf = self.mlp_extractor.forward_critic(features)
-        masked = th.where(action_masks, logits, th.tensor(-1e8, dtype=logits.dtype))
-        log_p = masked - masked.logsumexp(dim=-1, keepdim=True)
+        log_p = _masked_log_probabilities(logits, action_masks)
         return log_p, self.value_net(latent_vf).flatten()
 
     def _get_constructor_parameters(self) -> dict[str, Any]:

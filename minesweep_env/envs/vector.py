@@ -467,14 +467,12 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         return self._planes[board].probability(self.boards.board(board), cell)
 
     def _first_click_probability(self, board: int) -> float:
-        """The chance the first probe loses: zero unless the policy is ``none``."""
-        if self.first_click is not FirstClick.NONE:
-            return 0.0
-        return int(self.boards.mine_count[board]) / (self.width * self.height)
+        """:meth:`_first_click_probabilities` of one board."""
+        return float(self._first_click_probabilities(np.array([board]))[0])
 
     def _first_click_probabilities(self, boards: np.ndarray) -> np.ndarray:
-        """:meth:`_first_click_probability` of each of ``boards`` (the same floats: both
-        divide two exact integers once)."""
+        """The chance each of ``boards``' first probe loses: zero unless the policy is
+        ``none``, else its mines over its cells (two exact integers divided once)."""
         if self.first_click is not FirstClick.NONE:
             return np.zeros(len(boards), dtype=np.float64)
         return self.boards.mine_count[boards] / (self.width * self.height)
