@@ -792,6 +792,19 @@ def count_read(flat, height, width, total, read):
     )
     if not ready:
         return _not_counted(status, cells)
+    status, layouts, low, high, mine, free, scale = count_components(order, group_start, setup)
+    return (status, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
+            scale)
+
+
+@njit(cache=True)
+def count_components(order, group_start, setup):
+    """The counting half of :func:`count_read`: every component of a set-up position
+    (``setup`` as :func:`_set_up` gives it) counted, each scaled by its largest count.
+
+    :returns: (status, layouts, low, high, mine, free, log of the scales), as
+        :func:`count_groups` names them.
+    """
     sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
     components = len(group_start) - 1
     group_count = len(sizes)
@@ -811,15 +824,12 @@ def count_read(flat, height, width, total, read):
             most[c], layouts[c], mine, free,
         )
         if counted != COUNTED:
-            return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
-                    free, left, scale)
+            return counted, layouts, low, high, mine, free, scale
         counted, log_scale = scale_component(c, members, layouts, mine, free, low, high, span)
         if counted != COUNTED:
-            return (counted, cells, start, off, order, group_start, layouts, low, high, mine,
-                    free, left, scale)
+            return counted, layouts, low, high, mine, free, scale
         scale += log_scale
-    return (COUNTED, cells, start, off, order, group_start, layouts, low, high, mine, free, left,
-            scale)
+    return COUNTED, layouts, low, high, mine, free, scale
 
 
 @njit(cache=True)
@@ -894,6 +904,19 @@ def _set_up_read(flat, height, width, total, read):
                    (empty, empty, empty, empty), empty, empty)
         return False, NO_LAYOUT, empty, empty, empty, empty, empty, left, nothing
     cells, keys, off = _signature_keys(flat, height, width, constraint_at)
+    cells, start, order, group_start, setup = set_up_groups(
+        cells, keys, height, width, constraint_at, needs, constraint_count
+    )
+    return True, COUNTED, cells, start, off, order, group_start, left, setup
+
+
+@njit(cache=True)
+def set_up_groups(cells, keys, height, width, constraint_at, needs, constraint_count):
+    """The end of :func:`_set_up_read` from the frontier's cells (increasing) and keys
+    (:func:`_signature_keys`): the groups, the components, and what counting them needs.
+
+    :returns: (cells, start, order, group_start, setup) as :func:`_set_up` names them.
+    """
     cells, start, touches, touch_count = _groups(cells, keys, height, width, constraint_at)
     group_count = len(touch_count)
     sizes = np.empty(group_count, np.int64)
@@ -912,7 +935,7 @@ def _set_up_read(flat, height, width, total, read):
                rows[3, :constraint_count])
     setup = (sizes, touches, touch_count, needs, by_start, by_members, scratch, most,
              constraint_at)
-    return True, COUNTED, cells, start, off, order, group_start, left, setup
+    return cells, start, order, group_start, setup
 
 
 @njit(cache=True)
@@ -973,15 +996,24 @@ def combine_groups(total, off_count, left, order, group_start, layouts, low, hig
 
 
 @njit(cache=True)
-def write_probabilities(result, total, cells, start, off, w_mine, w_free):
-    """Each group's probability ``w1 / (w1 + w0)``, ties merged, written on its cells."""
-    group_count = len(start) - 1
+def group_probabilities(total, off_count, w_mine, w_free):
+    """Each group's probability ``w1 / (w1 + w0)`` (the off-frontier cells' last: NaN
+    unless the total is known and there are any), ties merged."""
+    group_count = len(w_mine) - 1
     p_group = np.empty(group_count + 1)
     for g in range(group_count):
         p_group[g] = w_mine[g] / (w_mine[g] + w_free[g])
     w1, w0 = w_mine[group_count], w_free[group_count]
-    p_group[group_count] = w1 / (w1 + w0) if total >= 0 and len(off) > 0 else np.nan
+    p_group[group_count] = w1 / (w1 + w0) if total >= 0 and off_count > 0 else np.nan
     _merge_ties(p_group, group_count + 1)
+    return p_group
+
+
+@njit(cache=True)
+def write_probabilities(result, total, cells, start, off, w_mine, w_free):
+    """Each group's probability (:func:`group_probabilities`) written on its cells."""
+    group_count = len(start) - 1
+    p_group = group_probabilities(total, len(off), w_mine, w_free)
     for g in range(group_count):
         for f in range(start[g], start[g + 1]):
             result[cells[f]] = p_group[g]

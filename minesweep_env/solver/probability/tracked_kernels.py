@@ -27,7 +27,14 @@ import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE
-from .kernels import COUNTED, count_read, read_window, weigh_counted
+from .kernels import (
+    COUNTED,
+    combine_groups,
+    count_components,
+    group_probabilities,
+    read_window,
+    set_up_groups,
+)
 from .play_kernels import _flood, _probe_signature, proof_could_lose
 from .proof_kernels import (
     _POPCOUNT,
@@ -38,7 +45,6 @@ from .proof_kernels import (
     MINE,
     SAFE,
     _mark_bits,
-    decide_weighed,
     pair_rule,
 )
 
@@ -312,51 +318,132 @@ def _listed_could_lose(track, decided, mines):
 
 
 @njit(cache=True)
-def _kept_constraints(flat, n, track, out):
-    """What :func:`~.kernels._read_constraints` reads from the view (the same tuple, NaN
-    and 0 written into ``out`` alike), taken from the kept constraints instead: a number
-    is a constraint while its kept mask has a covered cell. Every number was checked
-    when it last changed, so none fails here."""
+def _kept_frontier(height, width, covered, track):
+    """What :func:`~.kernels._read_constraints` and :func:`~.kernels._signature_keys` read
+    from the view, taken from the kept constraints instead and with no pass over the
+    covered cells: a number is a constraint while its kept mask has a covered cell, and
+    the mask's bits are those cells, so the frontier is the cells the masks name. Every
+    number was checked when it last changed, so none fails here.
+
+    :param covered: the view's covered cells (the frontier has at most as many).
+    :returns: (cells, keys, key_of, constraint_at, needs, constraint count): the
+        frontier's cells in increasing order and their keys as ``_signature_keys`` gives
+        them, each cell's key (-1 off the frontier), and the constraints as
+        ``_read_constraints`` numbers them.
+    """
+    n = height * width
     need, masks = track[NEED], track[MASK]
-    constraint_at = np.full(n, -1, np.int64)
+    # One allocation for the per-cell rows: a constraint's index, a cell's key (-1: none).
+    rows = np.empty((2, n), np.int64)
+    rows.fill(-1)
+    constraint_at, key_of = rows[0], rows[1]
     needs = np.empty(n, np.int64)
+    listed = np.empty((2, covered), np.int64)
+    cells, keys = listed[0], listed[1]
     count = 0
-    flags = 0
-    for i in range(n):
-        value = flat[i]
-        out[i] = np.nan
-        if value == FLAGGED:
-            flags += 1
-        elif value == KNOWN_SAFE:
-            out[i] = 0.0
-        elif value >= 0 and masks[i] != 0:
-            constraint_at[i] = count
-            needs[count] = need[i]
-            count += 1
-    return True, constraint_at, needs, count, flags
+    frontier = 0
+    for j in range(n):
+        mask = masks[j]
+        if mask == 0:
+            continue
+        constraint_at[j] = count
+        needs[count] = need[j]
+        count += 1
+        y, x = j // width, j % width
+        for bit in range(9):
+            if mask >> bit & 1:
+                i = j + (bit // 3 - 1) * width + bit % 3 - 1
+                key = key_of[i]
+                if key < 0:
+                    key_of[i] = j << 15
+                    cells[frontier] = i
+                    frontier += 1
+                else:
+                    # The key as _signature_keys builds it: constraints come smallest first.
+                    first = key >> 15
+                    key_of[i] = key | 1 << ((y - first // width) * 5 + x - first % width + 2)
+    # Cells come in the order the numbers first name them, nearly increasing: an
+    # insertion sort puts them in the order _signature_keys lists them.
+    for k in range(1, frontier):
+        cell = cells[k]
+        m = k
+        while m > 0 and cells[m - 1] > cell:
+            cells[m] = cells[m - 1]
+            m -= 1
+        cells[m] = cell
+    for k in range(frontier):
+        keys[k] = key_of[cells[k]]
+    return cells[:frontier], keys[:frontier], key_of, constraint_at, needs, count
 
 
 @njit(cache=True)
-def _full_count_kept(flat, height, width, total, codes, probabilities, track):
+def _full_count_kept(flat, height, width, total, left, covered, codes, probabilities, track):
     """:func:`~.proof_kernels.full_count` (a known total) on the kept constraints, which
-    describe the view; returns its status and how many cells it decided."""
-    read = _kept_constraints(flat, height * width, track, probabilities)
-    status, cells, start, off, w_mine, w_free, _ = weigh_counted(
-        total, count_read(flat, height, width, total, read)
+    describe the view (``left`` mines not flagged, ``covered`` cells covered); returns its
+    status and how many cells it decided.
+
+    The same groups, counts, codes and probabilities: only the reading differs (the
+    frontier from the kept masks), and the cells off the frontier are written by one pass
+    over the board instead of a list of them.
+    """
+    cells, keys, key_of, constraint_at, needs, constraint_count = _kept_frontier(
+        height, width, covered, track
     )
+    cells, start, order, group_start, setup = set_up_groups(
+        cells, keys, height, width, constraint_at, needs, constraint_count
+    )
+    status, layouts, low, high, mine, free, scale = count_components(order, group_start, setup)
     if status != COUNTED:
         return DEFER, 0
-    return FULL, decide_weighed(True, total, codes, probabilities, cells, start, off, w_mine,
-                                w_free)
+    groups = len(start) - 1
+    off_count = covered - len(cells)
+    w_mine = np.zeros(groups + 1)
+    w_free = np.zeros(groups + 1)
+    status, _ = combine_groups(total, off_count, left, order, group_start, layouts, low, high,
+                               mine, free, w_mine, w_free, scale)
+    if status != COUNTED:
+        return DEFER, 0
+    # As decide_weighed: a cell is decided when its weight one way is exactly 0 (codes
+    # hold 0 on every cell here, so only decided groups are written).
+    decided = 0
+    for g in range(groups):
+        code = SAFE if w_mine[g] == 0.0 else MINE if w_free[g] == 0.0 else 0
+        if code != 0:
+            decided += start[g + 1] - start[g]
+            for f in range(start[g], start[g + 1]):
+                codes[cells[f]] = code
+    p_group = group_probabilities(total, off_count, w_mine, w_free)
+    p_off = p_group[groups]
+    n = height * width
+    for i in range(n):
+        value = flat[i]
+        probabilities[i] = p_off if value == COVERED else 0.0 if value == KNOWN_SAFE else np.nan
+    for g in range(groups):
+        for f in range(start[g], start[g + 1]):
+            probabilities[cells[f]] = p_group[g]
+    if off_count > 0:
+        code = SAFE if w_mine[groups] == 0.0 else MINE if w_free[groups] == 0.0 else 0
+        if code != 0:
+            decided += off_count
+            for i in range(n):
+                if flat[i] == COVERED and key_of[i] < 0:
+                    codes[i] = code
+    return FULL, decided
 
 
 @njit(cache=True)
-def _same_view(flat, seen):
-    """Whether the view is the one the kept constraints describe."""
-    for i in range(len(flat)):  # noqa: SIM110 - a compiled loop, not a generator
-        if flat[i] != seen[i]:
-            return False
-    return True
+def _view_counts(flat, seen):
+    """Whether the view is the one the kept constraints describe, and its flags and covered
+    cells: one pass with no early exit, which compiles to vector code."""
+    differ = 0
+    flags = 0
+    covered = 0
+    for i in range(len(flat)):
+        value = flat[i]
+        differ |= value ^ seen[i]
+        flags += value == FLAGGED
+        covered += value == COVERED
+    return differ == 0, flags, covered
 
 
 @njit(cache=True)
@@ -374,15 +461,8 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
     height, width = view.shape
     n = height * width
     flat = view.reshape(n)
-    kept = _same_view(flat, seen)
+    kept, flags, covered = _view_counts(flat, seen)
     seen[0] = UNSEEN  # until the constraints describe the view again
-    flags = 0
-    covered = 0
-    for i in range(n):
-        if flat[i] == FLAGGED:
-            flags += 1
-        elif flat[i] == COVERED:
-            covered += 1
     stack = track[STACK]
     count = _flood(cell, view, numbers, opened, 0, stack)
     safe_left -= count
@@ -413,8 +493,8 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
         if decided == 0:
             if covered > MAX_COVERED:
                 return DEFER, count, flags_set, safe_left, False, False
-            status, proven = _full_count_kept(flat, height, width, total, codes, probabilities,
-                                              track)
+            status, proven = _full_count_kept(flat, height, width, total, left, covered, codes,
+                                              probabilities, track)
             if status == DEFER:
                 return DEFER, count, flags_set, safe_left, False, False
             if proven == 0:  # a full count that proves nothing: the view stays as it is
