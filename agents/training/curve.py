@@ -11,8 +11,13 @@ from matplotlib.figure import Figure
 
 from minesweep_env.fileio import atomic_write
 
+X_LABEL = "positions labelled (imitation), then PPO env steps (guesses)"
+"""What a run's curve counts along its x axis (see ``offset``)."""
 
-def plot_learning_curve(run_dir: Path, out: Path, title: str, offset: int = 0) -> None:
+
+def plot_learning_curve(
+    run_dir: Path, out: Path, title: str, offset: int = 0, x_label: str = X_LABEL
+) -> None:
     """Training win rate (rolling, from the monitor CSVs), the periodic evaluations
     (``eval.csv``) and the baselines (``eval_baselines.csv``), saved to ``out``.
 
@@ -29,7 +34,7 @@ def plot_learning_curve(run_dir: Path, out: Path, title: str, offset: int = 0) -
     if offset:
         ax.axvline(offset, ls=":", color="grey", lw=1, label="imitation | PPO")
     _plot_baselines(ax, run_dir / "eval_baselines.csv")
-    ax.set_xlabel("positions labelled (imitation), then PPO env steps (guesses)")
+    ax.set_xlabel(x_label)
     ax.set_ylabel("win rate")
     ax.set_title(title)
     ax.grid(alpha=0.3)
@@ -88,15 +93,16 @@ def _plot_evaluations(ax: Axes, eval_path: Path) -> None:
         color="C1",
         label="evaluation (deterministic, same games each time)",
     )
-    for step, row in zip(steps, rows, strict=True):
-        if row.get("phase", "ppo") != "ppo":  # the start or an imitation stage: name it
-            ax.annotate(
-                row["phase"],
-                (step, float(row["win_rate"])),
-                fontsize=7,
-                textcoords="offset points",
-                xytext=(3, 4),
-            )
+    named = [(s, r) for s, r in zip(steps, rows, strict=True) if r.get("phase", "ppo") != "ppo"]
+    for k, (step, row) in enumerate(named):  # the start or an imitation stage: name it
+        ax.annotate(
+            row["phase"],
+            (step, float(row["win_rate"])),
+            fontsize=7,
+            textcoords="offset points",
+            # Above and below in turn: stages close together keep their names apart.
+            xytext=(3, 4) if k % 2 == 0 else (3, -10),
+        )
 
 
 def _plot_baselines(ax: Axes, baselines_path: Path) -> None:
