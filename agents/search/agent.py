@@ -54,6 +54,7 @@ from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .influence import influence
 from .lookahead import Assessment, assess
+from .potential import potential
 
 DEPTH = 2
 """Guesses the look-ahead covers by default (this one and the next)."""
@@ -84,6 +85,12 @@ BLEND = 0
 :meth:`.lookahead.Outcome.blended_safety`)."""
 DOMINANCE = 0
 """Replace the chosen cell by a safer cell its every outcome proves safe (1: on)."""
+SECONDARY = 0
+"""Value the look-ahead's next guess as JSMinesweeper does, and rank *dead* candidates
+last (1: on; see :meth:`.lookahead.Outcome.secondary_safety`)."""
+FIFTY = 0.0
+"""Weight of a candidate's potential 50/50 risk (:mod:`.potential`) as a factor on its
+survival (0: ignored; JSMinesweeper's is 0.9)."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -133,6 +140,11 @@ class SearchAgent(Agent):
         the second best's, 4 to 1 (1: on, 0: off).
     :param dominance: when every number the chosen cell could show proves a safer
         cell safe, probe that cell instead (1: on, 0: off; see :meth:`_dominant`).
+    :param secondary: value the look-ahead's next guess as JSMinesweeper does (the
+        safest living cell blended with the second) and rank candidates that can show
+        only one number last (1: on, 0: off).
+    :param fifty: multiply a candidate's survival by ``1 + fifty * potential / safe
+        layouts``, its risk in 50/50s that may yet form around it (:mod:`.potential`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -156,6 +168,8 @@ class SearchAgent(Agent):
         living: int = LIVING,
         blend: int = BLEND,
         dominance: int = DOMINANCE,
+        secondary: int = SECONDARY,
+        fifty: float = FIFTY,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -179,6 +193,8 @@ class SearchAgent(Agent):
         self.living = bool(living)
         self.blend = bool(blend)
         self.dominance = bool(dominance)
+        self.secondary = bool(secondary)
+        self.fifty = float(fifty)
         self.opening = opening
         self._cache: dict = {}
 
@@ -289,6 +305,7 @@ class SearchAgent(Agent):
             self.living,
             self.blend,
             fast,
+            self.secondary,
         )
 
     def _shared_candidates(
@@ -315,9 +332,12 @@ class SearchAgent(Agent):
             )[0]
             return Advice(cell, "search", float("nan"))
 
+        factors = self._fifty_factors(board, weights, assessed)
+
         def score(assessment: Assessment) -> float:
             given_back = self.shared_weight * shared.get(assessment.cell, 0) / weights.layouts
-            return round(self.score(assessment) + given_back, 12)
+            own = self.score(assessment, factors.get(assessment.cell, 1.0))
+            return round(own + given_back, 12)
 
         # max keeps the first of equal scores: the greedy ranking breaks ties.
         best = max(assessed, key=score)
@@ -375,10 +395,29 @@ class SearchAgent(Agent):
             cell = rank(board.grid, weights, safer)[0]
             chosen = by_cell.get(cell) or self._assess(board, weights, cell)
 
-    def score(self, assessment: Assessment) -> float:
-        """What the agent maximises (rounded, so float noise never breaks a tie)."""
+    def _fifty_factors(
+        self, board: Board, weights: Weights, assessed: tuple[Assessment, ...]
+    ) -> dict[int, float]:
+        """Per candidate, ``1 + fifty * potential / safe layouts`` (only those above 1)."""
+        if not self.fifty:
+            return {}
+        factors = {}
+        for a in assessed:
+            safe = weights.layouts - (weights.mine_weight[a.cell] or 0)
+            tally = potential(board, weights, a.cell, self._cache)
+            if tally and safe:
+                factors[a.cell] = 1.0 + self.fifty * tally / safe
+        return factors
+
+    def score(self, assessment: Assessment, factor: float = 1.0) -> float:
+        """What the agent maximises (rounded, so float noise never breaks a tie).
+
+        :param factor: the candidate's potential 50/50 factor (see ``fifty``).
+        """
+        if self.secondary and assessment.numbers == 1 and assessment.safety < 1:
+            return -1.0  # dead: below every living candidate
         bonus = self.progress_weight * assessment.safety * assessment.progress
-        return round(assessment.survival + bonus, 12)
+        return round(assessment.survival * factor + bonus, 12)
 
     def describe(self) -> str:
         return (
@@ -392,5 +431,7 @@ class SearchAgent(Agent):
             + (", living cells" if self.living else "")
             + (", blended last guess" if self.blend else "")
             + (", dominance" if self.dominance else "")
+            + (", secondary safety" if self.secondary else "")
+            + (f", potential 50/50 weight {self.fifty}" if self.fifty else "")
             + ")"
         )
