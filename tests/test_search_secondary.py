@@ -139,7 +139,7 @@ def test_secondary_ranks_a_dead_candidate_last():
     dead = Assessment(0, 0.9, 0.0, 0.9, numbers=1)
     living = Assessment(1, 0.5, 0.0, 0.1, numbers=2)
     assert agent.score(dead) < agent.score(living)
-    assert SearchAgent().score(dead) > SearchAgent().score(living)
+    assert SearchAgent(secondary=0).score(dead) > SearchAgent(secondary=0).score(living)
 
 
 def _corner_or_two_steps() -> Board:
@@ -155,8 +155,9 @@ def test_the_fifty_factor_favours_a_corner_where_a_50_50_may_form():
     weights = count_position(board)
     corner, beside = 15 * 30, 27  # (0, 15) and (27, 0)
     assert potential(board, weights, corner) > potential(board, weights, beside) > 0
-    plain = make_agent("search:offset=16:secondary=1:progress_weight=0.001")
+    plain = make_agent("search:offset=16:secondary=1:progress_weight=0.001:fifty=0")
     fifty = make_agent("search:offset=16:secondary=1:progress_weight=0.001:fifty=0.9")
+    assert make_agent("search").advise(board).cell == fifty.advise(board).cell  # the default
     assert plain.advise(board).cell == beside  # the better secondary safety
     assert fifty.advise(board).cell in (corner, 15 * 30 + 29)  # a bottom corner
 
@@ -165,5 +166,6 @@ def test_the_settings_reach_the_agent_and_its_description():
     agent = make_agent("search:secondary=1:fifty=0.9")
     assert agent.secondary and agent.fifty == 0.9
     assert "secondary safety" in agent.describe() and "50/50 weight 0.9" in agent.describe()
-    default = make_agent("search")
-    assert not default.secondary and default.fifty == 0.0
+    old = make_agent("search:secondary=0:fifty=0")
+    assert not old.secondary and old.fifty == 0.0
+    assert "secondary" not in old.describe() and "50/50" not in old.describe()
