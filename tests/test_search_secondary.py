@@ -142,6 +142,19 @@ def test_secondary_ranks_a_dead_candidate_last():
     assert SearchAgent(secondary=0).score(dead) > SearchAgent(secondary=0).score(living)
 
 
+def test_the_agents_score_of_its_candidates_holds_the_fifty_factor():
+    # Callers outside the agent (the imitation teacher) rank by `score` alone.
+    board = _corner_or_two_steps()
+    agent = make_agent("search")
+    advice = agent.advise(board)
+    chosen = next(a for a in advice.candidates if a.cell == advice.cell)
+    assert chosen.factor > 1.0
+    assert agent.score(chosen) == max(agent.score(a) for a in advice.candidates)
+    assert agent.score(chosen) == pytest.approx(
+        chosen.survival * chosen.factor + agent.progress_weight * chosen.safety * chosen.progress
+    )
+
+
 def _corner_or_two_steps() -> Board:
     """Expert, a 2 in the top left corner and a 1 in the top right one: the other two
     corners and cells two steps from the numbers are equally safe."""

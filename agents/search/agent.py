@@ -48,7 +48,7 @@ one's every number proves safe is probed instead).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -346,12 +346,11 @@ class SearchAgent(Agent):
             )[0]
             return Advice(cell, "search", float("nan"))
 
-        factors = self._fifty_factors(board, weights, assessed)
+        assessed = self._with_factors(board, weights, assessed)
 
         def score(assessment: Assessment) -> float:
             given_back = self.shared_weight * shared.get(assessment.cell, 0) / weights.layouts
-            own = self.score(assessment, factors.get(assessment.cell, 1.0))
-            return round(own + given_back, 12)
+            return round(self.score(assessment) + given_back, 12)
 
         # max keeps the first of equal scores: the greedy ranking breaks ties.
         best = max(assessed, key=score)
@@ -376,7 +375,9 @@ class SearchAgent(Agent):
         if len(close) < 2:
             return assessed
         return tuple(
-            self._assess(board, weights, a.cell, fast=False) if a.cell in close else a
+            replace(self._assess(board, weights, a.cell, fast=False), factor=a.factor)
+            if a.cell in close
+            else a
             for a in assessed
         )
 
@@ -409,29 +410,27 @@ class SearchAgent(Agent):
             cell = rank(board.grid, weights, safer)[0]
             chosen = by_cell.get(cell) or self._assess(board, weights, cell)
 
-    def _fifty_factors(
+    def _with_factors(
         self, board: Board, weights: Weights, assessed: tuple[Assessment, ...]
-    ) -> dict[int, float]:
-        """Per candidate, ``1 + fifty * potential / safe layouts`` (only those above 1)."""
+    ) -> tuple[Assessment, ...]:
+        """``assessed`` with each candidate's ``1 + fifty * potential / safe layouts``."""
         if not self.fifty:
-            return {}
-        factors = {}
+            return assessed
+        weighed = []
         for a in assessed:
             safe = weights.layouts - (weights.mine_weight[a.cell] or 0)
             tally = potential(board, weights, a.cell, self._cache)
             if tally and safe:
-                factors[a.cell] = 1.0 + self.fifty * tally / safe
-        return factors
+                a = replace(a, factor=1.0 + self.fifty * tally / safe)
+            weighed.append(a)
+        return tuple(weighed)
 
-    def score(self, assessment: Assessment, factor: float = 1.0) -> float:
-        """What the agent maximises (rounded, so float noise never breaks a tie).
-
-        :param factor: the candidate's potential 50/50 factor (see ``fifty``).
-        """
+    def score(self, assessment: Assessment) -> float:
+        """What the agent maximises (rounded, so float noise never breaks a tie)."""
         if self.secondary and assessment.numbers == 1 and assessment.safety < 1:
             return -1.0  # dead: below every living candidate
         bonus = self.progress_weight * assessment.safety * assessment.progress
-        return round(assessment.survival * factor + bonus, 12)
+        return round(assessment.survival * assessment.factor + bonus, 12)
 
     def describe(self) -> str:
         return (

@@ -184,6 +184,9 @@ class Assessment:
     numbers: int = 0
     """How many numbers the cell could show if safe (1: it is *dead*, its
     probe teaches nothing)."""
+    factor: float = 1.0
+    """The agent's potential 50/50 factor on the survival (see :mod:`.potential`),
+    set by the agent once it has weighed the candidates (1: none)."""
 
 
 def assess(
