@@ -36,7 +36,8 @@ The defaults of ``secondary``, ``fifty``, ``offset``, ``offset_margin``, ``width
 and ``progress_weight`` together are JSMinesweeper's way of choosing among its
 candidates, on since session 8: +0.77 points (+0.32 to +1.22) over the session-7
 defaults (``secondary=0:fifty=0:offset=0:width=8:progress_weight=0.05``)
-on 10,000 paired expert games (benchmarks/results/search_session8.md).
+on 10,000 paired expert games, +0.58 (+0.26 to +0.91) on 20,000
+(benchmarks/results/search_session8.md).
 
 Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
