@@ -223,8 +223,9 @@ def test_offset_margin_admits_the_extra_cells_only_when_the_cells_off_the_fronti
 
 def test_the_offset_setting_reaches_the_agents_candidates():
     board = _opened_expert_board()
-    plain = {a.cell for a in SearchAgent(margin=1.0).weigh(board)}
-    wide = {a.cell for a in SearchAgent(margin=1.0, offset=3).weigh(board)}
+    # offset_margin=None: the agent's own margin, which admits the cells off the frontier.
+    plain = {a.cell for a in SearchAgent(margin=1.0, offset=0).weigh(board)}
+    wide = {a.cell for a in SearchAgent(margin=1.0, offset=3, offset_margin=None).weigh(board)}
     assert plain < wide and len(wide - plain) == 3
     assert all(two_steps(board.grid).reshape(-1)[c] for c in wide - plain)
 

@@ -8,14 +8,19 @@ Each move, in this order:
    (:mod:`.endgame`): the probe with the highest win probability;
 4. a forced guess (:mod:`.forced`: a 50/50 pair or 2x2 box, or a pseudo one,
    that no number outside it can ever settle), taken as early as possible;
-5. otherwise the candidates (:mod:`.candidates`: cells within ``margin`` of the
-   best safety, and one cell far from any number) ranked by
-   ``survival + progress_weight * safety * progress`` (:mod:`.lookahead`):
-   the chance of surviving this probe and the next ``depth - 1`` guesses,
-   plus a small bonus for the chance that the probe lets the auto-solver move
-   (with ``shared_weight``, plus that weight times the chance that the cell is
-   a mine of a 50/50 every player pays for, :mod:`.influence`; off by default).
-   Ties keep the greedy ranking, so the agent is deterministic.
+5. otherwise the candidates (:mod:`.candidates`: up to ``width`` cells within
+   ``margin`` of the best safety, one cell far from any number, and, when the
+   cells off the frontier are within ``offset_margin`` of the best, up to
+   ``offset`` of them two steps from a number) ranked by
+   ``survival * factor + progress_weight * safety * progress`` (:mod:`.lookahead`):
+   the chance of surviving this probe and the next ``depth - 1`` guesses (at
+   depth 2 the next guess valued as JSMinesweeper does, ``secondary``: the
+   safest living cell blended with the second), times the candidate's potential
+   50/50 factor (``fifty``, :mod:`.potential`), plus a tiny bonus for the chance
+   that the probe lets the auto-solver move (with ``shared_weight``, plus that
+   weight times the chance that the cell is a mine of a 50/50 every player pays
+   for, :mod:`.influence`; off by default). Candidates that can show one number
+   only rank last. Ties keep the greedy ranking, so the agent is deterministic.
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
@@ -27,18 +32,24 @@ choice is the exact look-ahead's.
 ``deep_width`` (default :data:`DEEP_WIDTH`) is how many of the safest cells
 each deeper position looks at (``search:depth=3:deep_width=8``).
 
+The defaults of ``secondary``, ``fifty``, ``offset``, ``offset_margin``, ``width``
+and ``progress_weight`` together are JSMinesweeper's way of choosing among its
+candidates, on since session 8: +0.77 points (+0.32 to +1.22) over the session-7
+defaults (``secondary=0:fifty=0:offset=0:width=8:progress_weight=0.05``)
+on 10,000 paired expert games, +0.58 (+0.26 to +0.91) on 20,000
+(benchmarks/results/search_session8.md).
+
 Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
 ``far`` (more candidates off the frontier), ``living`` and ``blend`` (how the
 look-ahead values its last guess) and ``dominance`` (a safer cell the chosen
-one's every number proves safe is probed instead); ``offset`` and ``offset_margin``
-(JSMinesweeper's off-frontier candidates, benchmarks/results/search_session7.md).
+one's every number proves safe is probed instead).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -54,17 +65,19 @@ from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .influence import influence
 from .lookahead import Assessment, assess
+from .potential import potential
 
 DEPTH = 2
 """Guesses the look-ahead covers by default (this one and the next)."""
 MARGIN = 0.1
 """Candidates: safety at least ``1 - MARGIN`` times the best safety."""
-WIDTH = 8
+WIDTH = 16
 """Candidates looked at in the position itself."""
 DEEP_WIDTH = 4
 """Candidates looked at in each deeper position (depth 3 and more)."""
-PROGRESS_WEIGHT = 0.05
-"""Weight of the chance of progress next to the survival chance."""
+PROGRESS_WEIGHT = 0.001
+"""Weight of the chance of progress next to the survival chance (a tie-break, as
+JSMinesweeper's; 0.05 before session 8)."""
 ENDGAME_LAYOUTS = 1000
 """Layouts at or below which the endgame is played exactly."""
 SHARED_WEIGHT = 0.0
@@ -73,9 +86,12 @@ SHARED_EXTRA = 2
 """Candidates added for their shared 50/50 risk, beyond ``width``."""
 FAR = 1
 """Candidates off the frontier (see :func:`.candidates.candidates`)."""
-OFFSET = 0
+OFFSET = 16
 """More candidates off the frontier: those two steps from a number (see
 :func:`.candidates.candidates`; 0: none)."""
+OFFSET_MARGIN = 0.05
+"""Those only when the cells off the frontier are within this margin of the best
+safety (JSMinesweeper's threshold)."""
 LIVING = 0
 """Count only living cells at the look-ahead's last guess (1: on; see
 :meth:`.lookahead.Outcome.living_safety`)."""
@@ -84,6 +100,12 @@ BLEND = 0
 :meth:`.lookahead.Outcome.blended_safety`)."""
 DOMINANCE = 0
 """Replace the chosen cell by a safer cell its every outcome proves safe (1: on)."""
+SECONDARY = 1
+"""Value the look-ahead's next guess as JSMinesweeper does, and rank *dead* candidates
+last (1: on; see :meth:`.lookahead.Outcome.secondary_safety`)."""
+FIFTY = 0.9
+"""Weight of a candidate's potential 50/50 risk (:mod:`.potential`) as a factor on its
+survival (0: ignored; JSMinesweeper's is 0.9)."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -126,13 +148,18 @@ class SearchAgent(Agent):
     :param offset: further candidates off the frontier, of those two steps from a
         number along a row or column (JSMinesweeper's off-frontier candidates).
     :param offset_margin: those only when the cells off the frontier are within this
-        margin of the best safety (default: ``margin``).
+        margin of the best safety (``None``: ``margin``).
     :param living: at the look-ahead's last guess, count only cells whose number
         is not already known (1: on, 0: off).
     :param blend: at the look-ahead's last guess, blend the best cell's safety with
         the second best's, 4 to 1 (1: on, 0: off).
     :param dominance: when every number the chosen cell could show proves a safer
         cell safe, probe that cell instead (1: on, 0: off; see :meth:`_dominant`).
+    :param secondary: value the look-ahead's next guess as JSMinesweeper does (the
+        safest living cell blended with the second) and rank candidates that can show
+        only one number last (1: on, 0: off).
+    :param fifty: multiply a candidate's survival by ``1 + fifty * potential / safe
+        layouts``, its risk in 50/50s that may yet form around it (:mod:`.potential`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -152,10 +179,12 @@ class SearchAgent(Agent):
         shared_weight: float = SHARED_WEIGHT,
         far: int = FAR,
         offset: int = OFFSET,
-        offset_margin: float | None = None,
+        offset_margin: float | None = OFFSET_MARGIN,
         living: int = LIVING,
         blend: int = BLEND,
         dominance: int = DOMINANCE,
+        secondary: int = SECONDARY,
+        fifty: float = FIFTY,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -179,6 +208,8 @@ class SearchAgent(Agent):
         self.living = bool(living)
         self.blend = bool(blend)
         self.dominance = bool(dominance)
+        self.secondary = bool(secondary)
+        self.fifty = float(fifty)
         self.opening = opening
         self._cache: dict = {}
 
@@ -289,6 +320,7 @@ class SearchAgent(Agent):
             self.living,
             self.blend,
             fast,
+            self.secondary,
         )
 
     def _shared_candidates(
@@ -314,6 +346,8 @@ class SearchAgent(Agent):
                 self.offset_margin,
             )[0]
             return Advice(cell, "search", float("nan"))
+
+        assessed = self._with_factors(board, weights, assessed)
 
         def score(assessment: Assessment) -> float:
             given_back = self.shared_weight * shared.get(assessment.cell, 0) / weights.layouts
@@ -342,7 +376,9 @@ class SearchAgent(Agent):
         if len(close) < 2:
             return assessed
         return tuple(
-            self._assess(board, weights, a.cell, fast=False) if a.cell in close else a
+            replace(self._assess(board, weights, a.cell, fast=False), factor=a.factor)
+            if a.cell in close
+            else a
             for a in assessed
         )
 
@@ -375,10 +411,27 @@ class SearchAgent(Agent):
             cell = rank(board.grid, weights, safer)[0]
             chosen = by_cell.get(cell) or self._assess(board, weights, cell)
 
+    def _with_factors(
+        self, board: Board, weights: Weights, assessed: tuple[Assessment, ...]
+    ) -> tuple[Assessment, ...]:
+        """``assessed`` with each candidate's ``1 + fifty * potential / safe layouts``."""
+        if not self.fifty:
+            return assessed
+        weighed = []
+        for a in assessed:
+            safe = weights.layouts - (weights.mine_weight[a.cell] or 0)
+            tally = potential(board, weights, a.cell, self._cache)
+            if tally and safe:
+                a = replace(a, factor=1.0 + self.fifty * tally / safe)
+            weighed.append(a)
+        return tuple(weighed)
+
     def score(self, assessment: Assessment) -> float:
         """What the agent maximises (rounded, so float noise never breaks a tie)."""
+        if self.secondary and assessment.numbers == 1 and assessment.safety < 1:
+            return -1.0  # dead: below every living candidate
         bonus = self.progress_weight * assessment.safety * assessment.progress
-        return round(assessment.survival + bonus, 12)
+        return round(assessment.survival * assessment.factor + bonus, 12)
 
     def describe(self) -> str:
         return (
@@ -392,5 +445,7 @@ class SearchAgent(Agent):
             + (", living cells" if self.living else "")
             + (", blended last guess" if self.blend else "")
             + (", dominance" if self.dominance else "")
+            + (", secondary safety" if self.secondary else "")
+            + (f", potential 50/50 weight {self.fifty}" if self.fifty else "")
             + ")"
         )

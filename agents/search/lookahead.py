@@ -117,6 +117,36 @@ class Outcome:
         weight = next((w for w, c in ranked if living(c)), ranked[0][0])
         return 1.0 - weight / layouts
 
+    def secondary_safety(self) -> float:
+        """The next guess as JSMinesweeper values it: the safest *living* cell
+        (see :meth:`living_safety`) blended 4 to 1 with the second safest living one.
+
+        A living cell proven safe counts as safety 1, but a position whose only
+        safe cell is the one the probe itself implied is worth less than one with
+        two (the second counts a fifth). With a single living cell the second is
+        taken as certain death (safety 0), as JSMinesweeper does when no cell is
+        off the frontier. When no cell lives, the safest of all stands in for both.
+        """
+        flat = self.board.grid.reshape(-1)
+        layouts = self.weights.layouts
+        mine = self.weights.mine_weight
+        covered = [c for c in mine if flat[c] == COVERED]
+        undecided = {c for c in covered if (w := mine[c]) is None or 0 < w < layouts}
+        if not undecided:
+            return 1.0  # nothing left to guess
+        table = neighbour_table(self.board.width, self.board.height)
+        open_weights = sorted(
+            (w, c) for c in covered if (w := mine[c]) is not None and w < layouts
+        )
+        living = [w for w, c in open_weights if any(n in undecided for n in table[c])]
+        if not living:
+            if not open_weights:  # no total known and no frontier left: nothing to go on
+                return 0.5
+            living = [open_weights[0][0]] * 2
+        best = 1.0 - living[0] / layouts
+        second = 1.0 - living[1] / layouts if len(living) > 1 else 0.0
+        return (4 * best + second) / 5
+
 
 def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome]:
     """Every number ``cell`` could show if it is safe, with the position it leaves.
@@ -151,6 +181,12 @@ class Assessment:
     clears: tuple[int, ...] = ()
     """Covered cells (not the cell itself) safe in every layout where the cell
     is safe: whatever number it shows, the auto-solver opens them next."""
+    numbers: int = 0
+    """How many numbers the cell could show if safe (1: it is *dead*, its
+    probe teaches nothing)."""
+    factor: float = 1.0
+    """The agent's potential 50/50 factor on the survival (see :mod:`.potential`),
+    set by the agent once it has weighed the candidates (1: none)."""
 
 
 def assess(
@@ -163,6 +199,7 @@ def assess(
     living: bool = False,
     blend: bool = False,
     fast: bool = False,
+    secondary: bool = False,
 ) -> Assessment:
     """The exact safety, chance of progress and ``depth``-move survival of probing ``cell``.
 
@@ -175,6 +212,8 @@ def assess(
         best's (:meth:`Outcome.blended_safety`; ignored with ``living``).
     :param fast: at depth 3 and more, weigh the last two guesses with the compiled
         kernel when it is loaded (a survival within about 1e-12 of the exact one).
+    :param secondary: at depth 2, value the next guess as JSMinesweeper does
+        (:meth:`Outcome.secondary_safety`; before ``living`` and ``blend``).
     """
     mine = weights.mine_weight[cell]
     safety = 1.0 - (mine or 0) / weights.layouts
@@ -185,11 +224,13 @@ def assess(
     progress = sum(o.weights.layouts for o in found if o.progress) / safe_layouts
     clears = common_clears(board, cell, found)
     if depth <= 1:
-        return Assessment(cell, safety, progress, safety, clears)
+        return Assessment(cell, safety, progress, safety, clears, len(found))
     total = 0.0
     for outcome in found:
         share = outcome.weights.layouts / weights.layouts
-        if living and depth == 2:
+        if secondary and depth == 2:
+            total += share * outcome.secondary_safety()
+        elif living and depth == 2:
             total += share * outcome.living_safety()
         elif blend and depth == 2:
             total += share * outcome.blended_safety()
@@ -197,7 +238,7 @@ def assess(
             total += share * outcome.best_safety()
         else:
             total += share * best_survival(outcome, depth - 1, cache, width_at, fast)
-    return Assessment(cell, safety, progress, total, clears)
+    return Assessment(cell, safety, progress, total, clears, len(found))
 
 
 def common_clears(board: Board, cell: int, found: list[Outcome]) -> tuple[int, ...]:

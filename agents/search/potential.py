@@ -1,0 +1,110 @@
+"""How much of a cell's risk lies in 50/50s that may yet form around it.
+
+:mod:`.influence` counts a cell's risk that is *already* shared with a twin
+every player pays for. This module looks further, as JSMinesweeper's 50/50
+influence does: a covered pair (or 2x2 box) whose outside cells are all still
+covered becomes a twin that no number can settle once those outside cells
+(its *enablers*, a few at most) turn out to be mines. Dying on such a cell now
+costs less than it seems, since in those layouts a coin flip would have come
+anyway; the agent's ``fifty`` setting multiplies a candidate's score by
+``1 + fifty * potential / safe layouts``, where ``potential`` counts those
+layouts for the cell (:func:`potential`).
+
+Per cell: the layouts with the enablers and one half of a would-be twin mines
+and the other half safe (the first cell of a pair, the main diagonal of a box
+the mines), summed over the (at most four) pairs that hold the cell, plus the
+largest such count over the (at most four) boxes that hold it, capped by the
+cell's own mine layouts and safe layouts. Shapes with a probed outside cell can
+never become a twin and count nothing; shapes needing more than
+:data:`MAX_ENABLERS` enablers (or more mines than are left) are too unlikely to
+be worth a count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from minesweep_env.core.board import Board
+from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
+from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability import Weights, count_position
+
+MAX_ENABLERS = 3
+"""Most enablers a would-be twin may need to be counted (JSMinesweeper's figure)."""
+
+Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""(mines, safe, outside): the cells taken as mines and as safe, and the cells
+outside the shape that would tell its halves apart."""
+
+
+def shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Shape]]:
+    """The pairs and 2x2 boxes on a ``width`` x ``height`` board that hold ``cell``,
+    each as (``"pair"`` or ``"box"``, its :data:`Shape`); outside cells beyond the
+    board's edge are left out (nothing there can tell the halves apart)."""
+    y, x = divmod(cell, width)
+
+    def inside(cx: int, cy: int) -> bool:
+        return 0 <= cx < width and 0 <= cy < height
+
+    def flat(points: list[tuple[int, int]]) -> tuple[int, ...]:
+        return tuple(cy * width + cx for cx, cy in points if inside(cx, cy))
+
+    for left in (x - 1, x):  # horizontal pairs: (left, y) mine, (left + 1, y) safe
+        if inside(left, y) and inside(left + 1, y):
+            outside = [(cx, y + dy) for cx in (left - 1, left + 2) for dy in (-1, 0, 1)]
+            yield "pair", ((y * width + left,), (y * width + left + 1,), flat(outside))
+    for top in (y - 1, y):  # vertical pairs: (x, top) mine, (x, top + 1) safe
+        if inside(x, top) and inside(x, top + 1):
+            outside = [(x + dx, cy) for cy in (top - 1, top + 2) for dx in (-1, 0, 1)]
+            yield "pair", ((top * width + x,), ((top + 1) * width + x,), flat(outside))
+    for left in (x - 1, x):
+        for top in (y - 1, y):
+            if inside(left, top) and inside(left + 1, top + 1):
+                mines = flat([(left, top), (left + 1, top + 1)])
+                safe = flat([(left + 1, top), (left, top + 1)])
+                corners = [(cx, cy) for cx in (left - 1, left + 2) for cy in (top - 1, top + 2)]
+                yield "box", (mines, safe, flat(corners))
+
+
+def potential(board: Board, weights: Weights, cell: int, cache: dict | None = None) -> int:
+    """The layouts in which ``cell`` is a mine of a 50/50 that may still form around
+    it (see the module's docstring); 0 without a known mine total.
+
+    :param weights: the engine's weights of ``board``.
+    """
+    mine = weights.mine_weight.get(cell)
+    if weights.mines_left is None or mine is None:
+        return 0
+    flat = board.grid.reshape(-1)
+    layouts = weights.layouts
+
+    def hidden(c: int) -> bool:
+        return flat[c] == COVERED and weights.mine_weight.get(c) != layouts
+
+    pairs, box = 0, 0
+    for kind, (mines, safe, outside) in shapes_holding(board.width, board.height, cell):
+        if not all(hidden(c) for c in mines + safe):
+            continue
+        if any(flat[c] >= 0 or flat[c] == KNOWN_SAFE for c in outside):
+            continue  # a number beside it will always tell the halves apart
+        enablers = [c for c in outside if hidden(c)]
+        if len(enablers) > MAX_ENABLERS or len(enablers) + len(mines) > weights.mines_left:
+            continue
+        tally = _tally(board, enablers + list(mines), safe, cache)
+        if kind == "pair":
+            pairs += tally
+        else:
+            box = max(box, tally)
+    return min(pairs + box, mine, layouts - mine)
+
+
+def _tally(board: Board, mines: list[int], safe: tuple[int, ...], cache: dict | None) -> int:
+    """Layouts with ``mines`` all mines and ``safe`` all safe."""
+    trial = board.copy()
+    flat = trial.grid.reshape(-1)
+    flat[mines] = FLAGGED
+    flat[list(safe)] = KNOWN_SAFE
+    try:
+        return count_position(trial, cache=cache).layouts
+    except InconsistentBoardError:
+        return 0
