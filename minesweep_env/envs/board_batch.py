@@ -193,6 +193,9 @@ class BoardBatch:
         # in _states when the first click draws (see start_seeded).
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
         self._states = np.zeros((num_boards, STATE_WORDS), dtype=np.uint64)
+        # The games whose "safe" first click the compiled step plays (start_seeded's):
+        # their mine moves from _states there, not in _move_first_mine.
+        self._first_compiled = np.zeros(num_boards, dtype=bool)
         self._spare_rng = np.random.default_rng(0)
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
@@ -244,6 +247,7 @@ class BoardBatch:
         )
         self._new_games(boards, None)
         self._states[boards] = states
+        self._first_compiled[boards] = self.first_click is FirstClick.SAFE
         self.priorities[boards] = priorities
         self.mines[boards] = mines
         self.numbers[boards] = numbers
@@ -262,6 +266,7 @@ class BoardBatch:
         else:
             for board, rng in zip(boards.tolist(), rngs, strict=True):
                 self._rngs[board] = rng
+            self._first_compiled[boards] = False
         self.settled[boards] = False
         self.view[boards] = COVERED
         self.probes[boards] = 0
@@ -315,7 +320,10 @@ class BoardBatch:
             return Changes.between(before, self.view[boards])
         from ..solver.probability import batch_kernels, tracked_kernels
 
-        self._first_clicks(boards, cells)
+        first_compiled = self._first_compiled
+        if not first_compiled.all():  # some first clicks are Python's
+            python = ~first_compiled[boards]
+            self._first_clicks(boards[python], cells[python])
         size = self.width * self.height
         if self._seen is None:  # each board's kept constraints, made on first use
             self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
@@ -325,6 +333,7 @@ class BoardBatch:
         assert self._track is not None
         count = len(boards)
         deferred = np.zeros(count, dtype=bool)
+        moved = np.empty(count, dtype=bool)
         opened_ends = np.empty(count, np.int64)
         flagged_ends = np.empty(count, np.int64)
         scratch = self._scratch
@@ -353,7 +362,13 @@ class BoardBatch:
             flagged_ends,
             self._seen,
             self._track,
+            self._states,
+            first_compiled,
+            moved,
         )
+        if moved.any():  # a mine moved off a first click: a layout built before is stale
+            for board in boards[moved].tolist():
+                self._built[board] = None
         changes = Changes(
             scratch[2, : opened_ends[-1] if count else 0].copy(),
             opened_ends,

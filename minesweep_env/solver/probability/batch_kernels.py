@@ -14,9 +14,9 @@ views before and after).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, types
 
+from .layout_kernels import choose_one_compiled
 from .proof_kernels import DEFER, FULL
 from .tracked_kernels import probe_play_tracked
 
@@ -25,10 +25,37 @@ PLAYING, WON, LOST = 0, 1, 2
 
 
 @njit(cache=True)
+def move_first_mine(mines, numbers, words, cell, height, width):
+    """``"safe"``'s first click on a mine at ``cell``: the mine moves to the free cell
+    numpy's ``choice`` picks from the generator state ``words`` the layout draw left
+    (``BoardBatch._move_first_mine``, which states the rule), the numbers around the
+    two cells change by one. ``mines`` int8 and ``numbers`` int8 flat (H * W)."""
+    size = height * width
+    free = 0
+    for i in range(size):
+        free += mines[i] == 0
+    pick = choose_one_compiled(words, free)
+    target = 0
+    for target in range(size):  # the pick-th free cell, row-major
+        if mines[target] == 0:
+            if pick == 0:
+                break
+            pick -= 1
+    mines[cell] = 0
+    mines[target] = 1
+    for moved, change in ((cell, -1), (target, 1)):
+        y, x = moved // width, moved % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                if ny != y or nx != x:
+                    numbers[ny * width + nx] += change
+
+
+@njit(cache=True)
 def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
                  height, width, probabilities, settled, state, probes, guesses, deferred,
                  opened, flagged, opened_cells, opened_ends, flagged_cells, flagged_ends,
-                 seen, track):
+                 seen, track, states, first_here, moved):
     """Probe ``cells[k]`` on board ``boards[k]`` for every k and play its auto-solver.
 
     :param views: int8 (N, H * W), changed in place; ``mines`` (1 on a mine) and
@@ -48,10 +75,17 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         ``flagged_ends`` the same for the cells flagged.
     :param seen: int8 (N, H * W) and ``track`` int64 (N, TRACK_ROWS, H * W): each
         board's kept constraints (:mod:`.tracked_kernels`).
+    :param states: uint64 (N, STATE_WORDS): each game's generator state after its layout
+        draw; ``first_here`` bool (N): the boards whose ``"safe"`` first click is played
+        here (:func:`move_first_mine`, on a first probe onto a mine); ``moved`` bool
+        (len(boards)) set where it moved a mine.
     """
     end_opened = end_flagged = 0
     for k in range(len(boards)):
         b = boards[k]
+        moved[k] = probes[b] == 0 and first_here[b] and mines[b, cells[k]] != 0
+        if moved[k]:
+            move_first_mine(mines[b], numbers[b], states[b], cells[k], height, width)
         probes[b] += 1
         guesses[b] += 1
         status, count, flags, left, won, lost = probe_play_tracked(
@@ -66,10 +100,12 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         playing = not won and not lost
         settled[b] = playing and status == FULL
         deferred[k] = playing and status == DEFER
-        opened_cells[end_opened:end_opened + count] = np.sort(opened[:count])
+        opened[:count].sort()
+        opened_cells[end_opened:end_opened + count] = opened[:count]
         end_opened += count
         opened_ends[k] = end_opened
-        flagged_cells[end_flagged:end_flagged + flags] = np.sort(flagged[:flags])
+        flagged[:flags].sort()
+        flagged_cells[end_flagged:end_flagged + flags] = flagged[:flags]
         end_flagged += flags
         flagged_ends[k] = end_flagged
 
@@ -83,6 +119,7 @@ def _signature() -> tuple:
         types.int64, types.int64, types.Array(types.float64, 2, "C"), bool_1d,
         types.Array(types.int8, 1, "C"), int64_1d, int64_1d, bool_1d, int64_1d, int64_1d,
         int64_1d, int64_1d, int64_1d, int64_1d, int8_2d, types.Array(types.int64, 3, "C"),
+        types.Array(types.uint64, 2, "C"), bool_1d, bool_1d,
     )
 
 
