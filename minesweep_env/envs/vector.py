@@ -18,12 +18,12 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
-from .board_batch import LOST, PLAYING, WON, BoardBatch
+from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes
 from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
-from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed
+from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed, view_kernels
 
 _STATE_NAMES = np.empty(3, dtype=object)
 """``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
@@ -188,6 +188,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         assert space.shape is not None and space.dtype is not None  # a Box has both
         self._observations: np.ndarray = np.zeros(space.shape, space.dtype)
         self._masks = np.ones((n, self.width * self.height), dtype=bool)
+        # A new game's planes (all covered), written where a board restarts.
+        covered = np.full((1, self.height, self.width), COVERED, np.int8)
+        self._covered_planes = np.equal(covered, _CODES).astype(np.uint8)
         # The mine-probability planes (planes+probabilities only), recomputed where stale.
         self._probabilities = np.zeros((n, self.height, self.width), dtype=np.float64)
         self._stale = np.ones(n, dtype=bool)
@@ -268,11 +271,13 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         truncated = np.zeros(n, dtype=bool)
-        step_columns = self._play(np.flatnonzero(stepping), actions, rewards, terminated)
+        step_columns, probed, changes = self._play(
+            np.flatnonzero(stepping), actions, rewards, terminated
+        )
         truncated[stepping] = ~terminated[stepping] & (self.steps[stepping] >= self.max_steps)
-        self._start_games(np.flatnonzero(restarting), {})
-        self._update_masks()
-        self._encode()
+        restarted = np.flatnonzero(restarting)
+        self._start_games(restarted, {})
+        self._show(restarted, probed, changes)
         done = terminated | truncated
 
         final: dict[str, Any] = {}
@@ -283,9 +288,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             final_info = self._pack({**self._reset_columns(), **step_columns}, done)
             final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
             final["_final_info"] = done.copy()
-            self._start_games(np.flatnonzero(done), {})
-            self._update_masks()
-            self._encode()
+            restarted = np.flatnonzero(done)
+            self._start_games(restarted, {})
+            self._show(restarted)
             stepping &= ~done
         infos = self._pack(self._reset_columns(), np.ones(n, dtype=bool))
         infos.update(final)
@@ -375,8 +380,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         actions: np.ndarray,
         rewards: np.ndarray,
         terminated: np.ndarray,
-    ) -> dict[str, np.ndarray]:
-        """``SemiAutoMinesEnv.step`` on the boards ``stepping``; returns the step-only info.
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, Changes]:
+        """``SemiAutoMinesEnv.step`` on the boards ``stepping``; returns the step-only info,
+        the boards probed and the cells the probes changed on them.
 
         Writes the rewards and terminations of those boards. Every one of them
         is playing: a finished board is reset before it is stepped again.
@@ -430,12 +436,13 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
         invalid_action = np.zeros(n, dtype=bool)
         invalid_action[invalid] = True
-        return {
+        columns = {
             "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
             "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
             "mine_probability": probability,
             "invalid_action": invalid_action,
         }
+        return columns, probed, changes
 
     def _cell_lists(
         self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray, ends: np.ndarray
@@ -519,6 +526,40 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     def _verdicts(self) -> np.ndarray:
         """The env's verdict per board: the batched game's state (won, lost or playing)."""
         return self.boards.state
+
+    def _show(
+        self,
+        restarted: np.ndarray,
+        probed: np.ndarray | None = None,
+        changes: Changes | None = None,
+    ) -> None:
+        """Masks and observations after a step: boards ``restarted`` all covered, and on the
+        boards ``probed`` the cells ``changes`` lists (the rest of the batch is as it was).
+
+        In ``"planes"`` mode with the kernels loaded only those cells are written
+        (:func:`~minesweep_env.solver.probability.view_kernels.show_changes`); else every
+        board is encoded again.
+        """
+        if self.obs_mode != "planes" or jit.loaded() is None:
+            self._update_masks()
+            self._encode()
+            return
+        if len(restarted):
+            self._observations[restarted] = self._covered_planes
+            self._masks[restarted] = True
+        if changes is not None and probed is not None and len(probed):
+            view_kernels().show_changes(
+                self.boards.view,
+                self._observations,
+                self._masks,
+                self.boards.state,
+                PLAYING,
+                np.ascontiguousarray(probed, dtype=np.int64),
+                changes.opened,
+                changes.opened_ends,
+                changes.flagged,
+                changes.flagged_ends,
+            )
 
     def _update_masks(self) -> None:
         np.equal(self.boards.view, COVERED, out=self._masks)
