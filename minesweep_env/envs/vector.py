@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,15 @@ _STATE_NAMES = np.empty(3, dtype=object)
 _STATE_NAMES[[PLAYING, WON, LOST]] = [state.value for state in GameState]
 
 _CODES = PLANE_CODES[:, None, None]
+
+
+@cache
+def batch_kernels() -> ModuleType:
+    """The vector env's step kernels, imported once they are wanted (importing them
+    imports numba)."""
+    from ..solver.probability import batch_kernels as kernels
+
+    return kernels
 
 
 class SemiAutoMinesVectorEnv(VectorEnv):
@@ -389,14 +400,85 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         """
         n = self.num_envs
         boards = self.boards
+        probability = np.zeros(n, dtype=np.float64)
+        invalid_action = np.zeros(n, dtype=bool)
+        compiled = jit.loaded()
+        if compiled is not None and self.obs_mode != "planes+probabilities":
+            # Actions sorted and their chances read in one compiled pass; the rest
+            # board by board (:meth:`_chosen_probability`).
+            probed = np.empty(len(stepping), dtype=np.int64)
+            probed_cells = np.empty(len(stepping), dtype=np.int64)
+            rest = np.empty(len(stepping), dtype=bool)
+            count = batch_kernels().read_actions(
+                boards.view,
+                boards.probes,
+                boards.settled,
+                boards.probabilities,
+                boards.mine_count,
+                self.first_click is FirstClick.NONE,
+                stepping,
+                actions,
+                self.steps,
+                rewards,
+                float(self.invalid_action_reward),
+                probed,
+                probed_cells,
+                probability,
+                rest,
+                invalid_action,
+            )
+            probed, probed_cells, rest = probed[:count], probed_cells[:count], rest[:count]
+            if not self.info_probability:
+                probability[probed] = np.nan
+            elif rest.any():
+                for board, cell in zip(
+                    probed[rest].tolist(), probed_cells[rest].tolist(), strict=True
+                ):
+                    probability[board] = self._chosen_probability(board, cell)
+        else:
+            probed, probed_cells = self._read_actions(
+                stepping, actions, rewards, probability, invalid_action
+            )
+
+        changes = boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
+        won = boards.state[probed] == WON
+        lost = boards.state[probed] == LOST
+        terminated[probed] = won | lost
+        rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
+        if self.reward_mode == "progress":
+            # After the probe: an "endoh" first click may have deleted a mine.
+            safe_total = self.width * self.height - boards.mine_count[probed]
+            share = changes.opened_counts() / np.maximum(safe_total, 1)
+            rewards[probed] += np.where(safe_total > 0, share, 0.0)
+        # A loss leaves the view as it was: its probabilities still hold.
+        self._stale[probed[~lost]] = True
+        columns = {
+            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
+            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
+            "mine_probability": probability,
+            "invalid_action": invalid_action,
+        }
+        return columns, probed, changes
+
+    def _read_actions(
+        self,
+        stepping: np.ndarray,
+        actions: np.ndarray,
+        rewards: np.ndarray,
+        probability: np.ndarray,
+        invalid_action: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~minesweep_env.solver.probability.batch_kernels.read_actions` in numpy
+        (no kernels loaded, or the probability plane observed): returns the boards probed
+        and their cells; writes the steps, the chances, the invalid actions' rewards."""
+        n = self.num_envs
+        boards = self.boards
         cells = actions[stepping]
         self.steps[stepping] += 1
         shown = boards.view[stepping, cells]
         valid = shown == COVERED
         probed, probed_cells = stepping[valid], cells[valid]
         invalid = stepping[~valid]
-
-        probability = np.zeros(n, dtype=np.float64)
         if self.info_probability:
             # Gathered for all boards at once where the answer is at hand: a first probe's
             # chance, the compiled auto-solver's floats of a settled board, or the plane
@@ -420,29 +502,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         # What an invalid action's cell is known to be: a flag is a mine, a number is not.
         probability[invalid] = np.where(shown[~valid] == FLAGGED, 1.0, 0.0)
         rewards[invalid] = self.invalid_action_reward
-
-        changes = boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
-        won = boards.state[probed] == WON
-        lost = boards.state[probed] == LOST
-        terminated[probed] = won | lost
-        rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
-        if self.reward_mode == "progress":
-            # After the probe: an "endoh" first click may have deleted a mine.
-            safe_total = self.width * self.height - boards.mine_count[probed]
-            share = changes.opened_counts() / np.maximum(safe_total, 1)
-            rewards[probed] += np.where(safe_total > 0, share, 0.0)
-        # A loss leaves the view as it was: its probabilities still hold.
-        self._stale[probed[~lost]] = True
-
-        invalid_action = np.zeros(n, dtype=bool)
         invalid_action[invalid] = True
-        columns = {
-            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
-            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
-            "mine_probability": probability,
-            "invalid_action": invalid_action,
-        }
-        return columns, probed, changes
+        return probed, probed_cells
 
     def _cell_lists(
         self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray, ends: np.ndarray

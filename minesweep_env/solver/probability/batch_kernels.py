@@ -9,13 +9,17 @@ in one loop: the probe, its flood and every round of the auto-solver
 verdict and "settled" flag, its probabilities written in its own row, and the
 cells it opened and flagged listed in row-major order (the env's
 ``info["opened"]`` and ``info["flagged"]``, which it found by comparing whole
-views before and after).
+views before and after); a ``"safe"`` first click onto a mine moves the mine there
+too (:func:`move_first_mine`). Before it, :func:`read_actions` sorts the actions
+into probes and invalid ones and reads what the env reports of them beforehand,
+in place of some twenty numpy passes over the step's boards.
 """
 
 from __future__ import annotations
 
 from numba import njit, types
 
+from ...core.cells import COVERED, FLAGGED
 from .layout_kernels import choose_one_compiled
 from .proof_kernels import DEFER, FULL
 from .tracked_kernels import probe_play_tracked
@@ -110,6 +114,59 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         flagged_ends[k] = end_flagged
 
 
+@njit(cache=True)
+def read_actions(views, probes, settled, probabilities, mine_count, first_none, stepping,
+                 actions, steps, rewards, invalid_reward, probed, probed_cells, probability,
+                 rest, invalid):
+    """The vector env's step before its probes, for the boards ``stepping`` (int64 (K)):
+    which actions probe a covered cell, and what the env reports of each beforehand.
+
+    Board b's action ``actions[b]`` (int64 (N)) probes when its cell is covered: b and
+    the cell are listed in ``probed`` and ``probed_cells`` (int64 (K), the first
+    returned-count entries, in ``stepping``'s order), with its mine probability on the
+    position before the move in ``probability[b]`` (float64 (N)) where the answer is at
+    hand: a first probe's (0, or its mines over its cells when ``first_none``, the
+    ``"none"`` policy) or a settled board's (``probabilities`` float64 (N, H * W),
+    ``settled`` bool (N)); ``rest[j]`` (bool (K)) marks the j-th probed board whose
+    chance Python finds. Any other action is invalid (``invalid[b]`` set, bool (N)):
+    reward ``invalid_reward``, probability 1 on a flag and 0 on a number. ``steps``
+    (int64 (N)) counts every stepping board's step. Returns the number of probes.
+    """
+    size = views.shape[1]
+    count = 0
+    for k in range(len(stepping)):
+        b = stepping[k]
+        cell = actions[b]
+        steps[b] += 1
+        shown = views[b, cell]
+        if shown != COVERED:
+            invalid[b] = True
+            rewards[b] = invalid_reward
+            probability[b] = 1.0 if shown == FLAGGED else 0.0
+            continue
+        probed[count], probed_cells[count] = b, cell
+        rest[count] = False
+        if probes[b] == 0:
+            probability[b] = mine_count[b] / size if first_none else 0.0
+        elif settled[b]:
+            probability[b] = probabilities[b, cell]
+        else:
+            rest[count] = True
+        count += 1
+    return count
+
+
+def _read_signature() -> tuple:
+    int64_1d = types.Array(types.int64, 1, "C")
+    float64_1d = types.Array(types.float64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return (
+        types.Array(types.int8, 2, "C"), int64_1d, bool_1d, types.Array(types.float64, 2, "C"),
+        int64_1d, types.boolean, int64_1d, int64_1d, int64_1d, float64_1d, types.float64,
+        int64_1d, int64_1d, float64_1d, bool_1d, bool_1d,
+    )
+
+
 def _signature() -> tuple:
     int8_2d = types.Array(types.int8, 2, "C")
     int64_1d = types.Array(types.int64, 1, "C")
@@ -126,8 +183,14 @@ def _signature() -> tuple:
 SIGNATURE = _signature()
 """The one signature the vector env's batch calls :func:`probe_boards` with."""
 
+READ_SIGNATURE = _read_signature()
+"""The one signature the vector env calls :func:`read_actions` with."""
+
 
 def compile_kernels() -> None:
-    """Compile :func:`probe_boards` for :data:`SIGNATURE` (the warm-up does)."""
+    """Compile :func:`probe_boards` and :func:`read_actions` for their signatures (the
+    warm-up does)."""
     if SIGNATURE not in probe_boards.overloads:
         probe_boards.compile(SIGNATURE)
+    if READ_SIGNATURE not in read_actions.overloads:
+        read_actions.compile(READ_SIGNATURE)
