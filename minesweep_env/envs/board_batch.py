@@ -11,8 +11,9 @@ Every operation takes the whole batch in one call: the probes of all boards,
 then solver rounds in lockstep (each round asks every board still making
 progress for its rule set's proof, then flags and opens for all of them).
 Per-board Python is left where it cannot be batched: the rule sets'
-``prove``, the first-click policy (where a mine lies under the first click) and
-each new game's random draws; the random layouts drawn then start together
+``prove``, the first-click policy (where a mine lies under the first click; the
+compiled step moves a ``"safe"`` seeded game's mine itself) and each new game's
+random draws; the random layouts drawn then start together
 (:meth:`BoardBatch.start_random`), their ``MineLayout`` built only when asked
 for (:attr:`BoardBatch.layouts`). Once the
 compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the

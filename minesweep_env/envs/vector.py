@@ -402,10 +402,10 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         boards = self.boards
         probability = np.zeros(n, dtype=np.float64)
         invalid_action = np.zeros(n, dtype=bool)
-        compiled = jit.loaded()
-        if compiled is not None and self.obs_mode != "planes+probabilities":
-            # Actions sorted and their chances read in one compiled pass; the rest
-            # board by board (:meth:`_chosen_probability`).
+        if jit.loaded() is not None and self.obs_mode != "planes+probabilities":
+            # Actions sorted and their chances read in one compiled pass; a chance not
+            # at hand there (a board whose rounds Python played) board by board
+            # (:meth:`_chosen_probability`).
             probed = np.empty(len(stepping), dtype=np.int64)
             probed_cells = np.empty(len(stepping), dtype=np.int64)
             rest = np.empty(len(stepping), dtype=bool)
