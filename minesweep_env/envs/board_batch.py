@@ -234,26 +234,35 @@ class BoardBatch:
 
     def start_seeded(self, boards: np.ndarray, seeds: np.ndarray, mine_count: int) -> None:
         """:meth:`start_random` with the priorities and generators of
-        ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn and counted
-        in one compiled call (:mod:`~minesweep_env.solver.probability.layout_kernels`);
-        each board's generator is made only if its first click draws. Needs the kernels."""
-        kernels = layout_kernels()
-        count, cells = len(boards), self.width * self.height
-        priorities = np.empty((count, cells), np.int64)
-        mines = np.empty((count, cells), bool)
-        numbers = np.empty((count, cells), np.int8)
-        states = np.empty((count, STATE_WORDS), np.uint64)
-        kernels.layouts_from_seeds(
-            seeds, mine_count, self.height, self.width, priorities, mines, numbers, states
+        ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn, counted
+        and written into the batch's rows in one compiled call
+        (:func:`~minesweep_env.solver.probability.batch_kernels.start_boards`); each
+        board's generator is made only if its first click draws. Needs the kernels."""
+        from ..solver.probability import batch_kernels
+
+        batch_kernels.start_boards(
+            seeds,
+            np.ascontiguousarray(boards, dtype=np.int64),
+            mine_count,
+            self.height,
+            self.width,
+            self.priorities,
+            self.mines,
+            self.numbers,
+            self._states,
+            self.view,
+            self.mine_count,
+            self.safe_left,
+            self.probes,
+            self.guesses,
+            self.state,
+            self.settled,
+            self._first_compiled,
+            self.first_click is FirstClick.SAFE,
         )
-        self._new_games(boards, None)
-        self._states[boards] = states
-        self._first_compiled[boards] = self.first_click is FirstClick.SAFE
-        self.priorities[boards] = priorities
-        self.mines[boards] = mines
-        self.numbers[boards] = numbers
-        self.mine_count[boards] = mine_count
-        self.safe_left[boards] = cells - mine_count
+        given, built, kept = self._given, self._built, self._rngs
+        for board in boards.tolist():
+            kept[board] = given[board] = built[board] = None
 
     def _new_games(
         self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None] | None

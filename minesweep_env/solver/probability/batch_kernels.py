@@ -12,7 +12,8 @@ cells it opened and flagged listed in row-major order (the env's
 views before and after); a ``"safe"`` first click onto a mine moves the mine there
 too (:func:`move_first_mine`). Before it, :func:`read_actions` sorts the actions
 into probes and invalid ones and reads what the env reports of them beforehand,
-in place of some twenty numpy passes over the step's boards.
+in place of some twenty numpy passes over the step's boards; :func:`start_boards`
+starts new random games in the batch's own rows.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from __future__ import annotations
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
-from .layout_kernels import choose_one_compiled
+from .layout_kernels import _permutation, choose_one_compiled
+from .play_kernels import layout_from_priorities
 from .proof_kernels import DEFER, FULL
 from .tracked_kernels import probe_play_tracked
 
@@ -156,6 +158,44 @@ def read_actions(views, probes, settled, probabilities, mine_count, first_none, 
     return count
 
 
+@njit(cache=True)
+def start_boards(seeds, boards, mine_count, height, width, priorities, mines, numbers, states,
+                 views, totals, safe_left, probes, guesses, state, settled, first_here,
+                 first_safe):
+    """New random games on ``boards`` (int64 (K)), written straight into the batch's rows:
+    board ``boards[k]`` gets ``MineLayout.random``'s layout of
+    ``np.random.default_rng(seeds[k])`` (:func:`.layout_kernels.layouts_from_seeds`'
+    draw: ``priorities`` int64, ``mines`` bool, ``numbers`` int8, all (N, H * W), and the
+    generator's state after it in ``states`` uint64 (N, STATE_WORDS)), an all-covered
+    view, ``mine_count`` mines and counters at zero, playing, not settled; ``first_here``
+    (its first click played by :func:`probe_boards`) is ``first_safe``."""
+    size = height * width
+    for k in range(len(boards)):
+        b = boards[k]
+        _permutation(seeds[k], priorities[b], states[b])
+        layout_from_priorities(priorities[b], mine_count, height, width, mines[b], numbers[b])
+        views[b, :] = COVERED
+        totals[b] = mine_count
+        safe_left[b] = size - mine_count
+        probes[b] = 0
+        guesses[b] = 0
+        state[b] = PLAYING
+        settled[b] = False
+        first_here[b] = first_safe
+
+
+def _start_signature() -> tuple:
+    int64_1d = types.Array(types.int64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return (
+        int64_1d, int64_1d, types.int64, types.int64, types.int64,
+        types.Array(types.int64, 2, "C"), types.Array(types.boolean, 2, "C"),
+        types.Array(types.int8, 2, "C"), types.Array(types.uint64, 2, "C"),
+        types.Array(types.int8, 2, "C"), int64_1d, int64_1d, int64_1d, int64_1d,
+        types.Array(types.int8, 1, "C"), bool_1d, bool_1d, types.boolean,
+    )
+
+
 def _read_signature() -> tuple:
     int64_1d = types.Array(types.int64, 1, "C")
     float64_1d = types.Array(types.float64, 1, "C")
@@ -186,11 +226,17 @@ SIGNATURE = _signature()
 READ_SIGNATURE = _read_signature()
 """The one signature the vector env calls :func:`read_actions` with."""
 
+START_SIGNATURE = _start_signature()
+"""The one signature the vector env's batch calls :func:`start_boards` with."""
+
 
 def compile_kernels() -> None:
-    """Compile :func:`probe_boards` and :func:`read_actions` for their signatures (the
-    warm-up does)."""
-    if SIGNATURE not in probe_boards.overloads:
-        probe_boards.compile(SIGNATURE)
-    if READ_SIGNATURE not in read_actions.overloads:
-        read_actions.compile(READ_SIGNATURE)
+    """Compile :func:`probe_boards`, :func:`read_actions` and :func:`start_boards` for
+    their signatures (the warm-up does)."""
+    for kernel, signature in (
+        (probe_boards, SIGNATURE),
+        (read_actions, READ_SIGNATURE),
+        (start_boards, START_SIGNATURE),
+    ):
+        if signature not in kernel.overloads:
+            kernel.compile(signature)
