@@ -146,13 +146,14 @@ def _words(state: dict) -> np.ndarray:
 def test_choose_one_is_numpys_choice(seed, count, earlier) -> None:
     """From any state (a 32-bit half kept or not, after ``earlier`` draws): the item
     ``choice(count, size=1, replace=False)`` and ``choice(free, ...)`` pick."""
-    from minesweep_env.solver.probability.layout_kernels import choose_one
+    from minesweep_env.solver.probability.layout_kernels import choose_one, choose_one_compiled
 
     rng = np.random.default_rng(seed)
     for _ in range(earlier):
         rng.choice(1000, size=1, replace=False)
     words = _words(rng.bit_generator.state)
     ours = choose_one(words, count)
+    assert choose_one_compiled(words, count) == ours  # the vector env's batched step's
     again = np.random.default_rng(1)
     again.bit_generator.state = rng.bit_generator.state
     assert ours == int(rng.choice(count, size=1, replace=False)[0])

@@ -159,7 +159,8 @@ def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
             views, all_mines, all_numbers, playing, probes.astype(np.int64), totals, False,
             safe_left, height, width, probabilities, settled, state, *counters, deferred,
             np.empty(cells, np.int64), np.empty(cells, np.int64), opened_cells, opened_ends,
-            flagged_cells, flagged_ends, seen, track,
+            flagged_cells, flagged_ends, seen, track, np.zeros((boards, 6), np.uint64),
+            np.zeros(boards, bool), np.empty(boards, bool),  # no first click moved here
         )
         assert (counters[0] == 1).all() and (counters[1] == 1).all()
         for board, (out, view, opened, flagged, chances) in enumerate(want):

@@ -449,3 +449,42 @@ def test_rounds_left_to_python_list_the_whole_steps_changes(monkeypatch):
     sync, native = make_pair(3, width=width, height=height, mines=180, rule_set="complete")
     play_both(sync, native, steps=6, seed=8, invalid_share=0.0)
     assert sum(handed) > 0
+
+
+@pytest.mark.parametrize("autoreset_mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_planes_and_masks_written_cell_by_cell_are_a_full_encoding(autoreset_mode):
+    """The planes and masks a step writes only where it changed cells (and where boards
+    restart) are, after every step, the encoding of the whole views; with ``complete``
+    (the compiled step) and both autoreset modes, also as a sync env gives them."""
+    from minesweep_env.envs.observations import PLANE_CODES
+    from minesweep_env.solver.probability import jit
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    kwargs = {"num_envs": 8, "rule_set": "complete"}
+    sync = gym.make_vec(
+        "SemiAutoMines-v0",
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": autoreset_mode},
+        **kwargs,
+    )
+    native = gym.make_vec(
+        "SemiAutoMines-v0",
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=autoreset_mode,
+        **kwargs,
+    )
+    play_both(sync, native, steps=120, seed=5, invalid_share=0.2)
+    env = native.unwrapped
+    rng = np.random.default_rng(6)
+    ended = 0
+    for _ in range(150):
+        actions = (rng.random(env._masks.shape) * env._masks).argmax(axis=1)
+        obs, _, terminated, truncated, _ = env.step(actions)
+        ended += int((terminated | truncated).sum())
+        views = env.boards.view.reshape(len(obs), 1, env.height, env.width)
+        assert np.array_equal(obs, np.equal(views, PLANE_CODES[:, None, None]))
+        masks = env.boards.view == -1
+        masks[env.boards.state != 0] = True
+        assert np.array_equal(env.action_masks(), masks)
+    assert ended > 20

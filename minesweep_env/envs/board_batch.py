@@ -11,8 +11,9 @@ Every operation takes the whole batch in one call: the probes of all boards,
 then solver rounds in lockstep (each round asks every board still making
 progress for its rule set's proof, then flags and opens for all of them).
 Per-board Python is left where it cannot be batched: the rule sets'
-``prove``, the first-click policy (where a mine lies under the first click) and
-each new game's random draws; the random layouts drawn then start together
+``prove``, the first-click policy (where a mine lies under the first click; the
+compiled step moves a ``"safe"`` seeded game's mine itself) and each new game's
+random draws; the random layouts drawn then start together
 (:meth:`BoardBatch.start_random`), their ``MineLayout`` built only when asked
 for (:attr:`BoardBatch.layouts`). Once the
 compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
@@ -193,6 +194,9 @@ class BoardBatch:
         # in _states when the first click draws (see start_seeded).
         self._rngs: list[np.random.Generator | None] = [None] * num_boards
         self._states = np.zeros((num_boards, STATE_WORDS), dtype=np.uint64)
+        # The games whose "safe" first click the compiled step plays (start_seeded's):
+        # their mine moves from _states there, not in _move_first_mine.
+        self._first_compiled = np.zeros(num_boards, dtype=bool)
         self._spare_rng = np.random.default_rng(0)
         # The compiled probes' constraints per board, kept with the view they describe.
         self._seen: np.ndarray | None = None
@@ -230,25 +234,35 @@ class BoardBatch:
 
     def start_seeded(self, boards: np.ndarray, seeds: np.ndarray, mine_count: int) -> None:
         """:meth:`start_random` with the priorities and generators of
-        ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn and counted
-        in one compiled call (:mod:`~minesweep_env.solver.probability.layout_kernels`);
-        each board's generator is made only if its first click draws. Needs the kernels."""
-        kernels = layout_kernels()
-        count, cells = len(boards), self.width * self.height
-        priorities = np.empty((count, cells), np.int64)
-        mines = np.empty((count, cells), bool)
-        numbers = np.empty((count, cells), np.int8)
-        states = np.empty((count, STATE_WORDS), np.uint64)
-        kernels.layouts_from_seeds(
-            seeds, mine_count, self.height, self.width, priorities, mines, numbers, states
+        ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn, counted
+        and written into the batch's rows in one compiled call
+        (:func:`~minesweep_env.solver.probability.batch_kernels.start_boards`); each
+        board's generator is made only if its first click draws. Needs the kernels."""
+        from ..solver.probability import batch_kernels
+
+        batch_kernels.start_boards(
+            seeds,
+            np.ascontiguousarray(boards, dtype=np.int64),
+            mine_count,
+            self.height,
+            self.width,
+            self.priorities,
+            self.mines,
+            self.numbers,
+            self._states,
+            self.view,
+            self.mine_count,
+            self.safe_left,
+            self.probes,
+            self.guesses,
+            self.state,
+            self.settled,
+            self._first_compiled,
+            self.first_click is FirstClick.SAFE,
         )
-        self._new_games(boards, None)
-        self._states[boards] = states
-        self.priorities[boards] = priorities
-        self.mines[boards] = mines
-        self.numbers[boards] = numbers
-        self.mine_count[boards] = mine_count
-        self.safe_left[boards] = cells - mine_count
+        given, built, kept = self._given, self._built, self._rngs
+        for board in boards.tolist():
+            kept[board] = given[board] = built[board] = None
 
     def _new_games(
         self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None] | None
@@ -262,6 +276,7 @@ class BoardBatch:
         else:
             for board, rng in zip(boards.tolist(), rngs, strict=True):
                 self._rngs[board] = rng
+            self._first_compiled[boards] = False
         self.settled[boards] = False
         self.view[boards] = COVERED
         self.probes[boards] = 0
@@ -315,7 +330,10 @@ class BoardBatch:
             return Changes.between(before, self.view[boards])
         from ..solver.probability import batch_kernels, tracked_kernels
 
-        self._first_clicks(boards, cells)
+        first_compiled = self._first_compiled
+        if not first_compiled.all():  # some first clicks are Python's
+            python = ~first_compiled[boards]
+            self._first_clicks(boards[python], cells[python])
         size = self.width * self.height
         if self._seen is None:  # each board's kept constraints, made on first use
             self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
@@ -325,6 +343,7 @@ class BoardBatch:
         assert self._track is not None
         count = len(boards)
         deferred = np.zeros(count, dtype=bool)
+        moved = np.empty(count, dtype=bool)
         opened_ends = np.empty(count, np.int64)
         flagged_ends = np.empty(count, np.int64)
         scratch = self._scratch
@@ -353,7 +372,13 @@ class BoardBatch:
             flagged_ends,
             self._seen,
             self._track,
+            self._states,
+            first_compiled,
+            moved,
         )
+        if moved.any():  # a mine moved off a first click: a layout built before is stale
+            for board in boards[moved].tolist():
+                self._built[board] = None
         changes = Changes(
             scratch[2, : opened_ends[-1] if count else 0].copy(),
             opened_ends,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -18,18 +20,27 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
-from .board_batch import LOST, PLAYING, WON, BoardBatch
+from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes
 from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
-from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed
+from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed, view_kernels
 
 _STATE_NAMES = np.empty(3, dtype=object)
 """``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
 _STATE_NAMES[[PLAYING, WON, LOST]] = [state.value for state in GameState]
 
 _CODES = PLANE_CODES[:, None, None]
+
+
+@cache
+def batch_kernels() -> ModuleType:
+    """The vector env's step kernels, imported once they are wanted (importing them
+    imports numba)."""
+    from ..solver.probability import batch_kernels as kernels
+
+    return kernels
 
 
 class SemiAutoMinesVectorEnv(VectorEnv):
@@ -188,6 +199,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         assert space.shape is not None and space.dtype is not None  # a Box has both
         self._observations: np.ndarray = np.zeros(space.shape, space.dtype)
         self._masks = np.ones((n, self.width * self.height), dtype=bool)
+        # A new game's planes (all covered), written where a board restarts.
+        covered = np.full((1, self.height, self.width), COVERED, np.int8)
+        self._covered_planes = np.equal(covered, _CODES).astype(np.uint8)
         # The mine-probability planes (planes+probabilities only), recomputed where stale.
         self._probabilities = np.zeros((n, self.height, self.width), dtype=np.float64)
         self._stale = np.ones(n, dtype=bool)
@@ -268,11 +282,13 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         truncated = np.zeros(n, dtype=bool)
-        step_columns = self._play(np.flatnonzero(stepping), actions, rewards, terminated)
+        step_columns, probed, changes = self._play(
+            np.flatnonzero(stepping), actions, rewards, terminated
+        )
         truncated[stepping] = ~terminated[stepping] & (self.steps[stepping] >= self.max_steps)
-        self._start_games(np.flatnonzero(restarting), {})
-        self._update_masks()
-        self._encode()
+        restarted = np.flatnonzero(restarting)
+        self._start_games(restarted, {})
+        self._show(restarted, probed, changes)
         done = terminated | truncated
 
         final: dict[str, Any] = {}
@@ -283,9 +299,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             final_info = self._pack({**self._reset_columns(), **step_columns}, done)
             final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
             final["_final_info"] = done.copy()
-            self._start_games(np.flatnonzero(done), {})
-            self._update_masks()
-            self._encode()
+            restarted = np.flatnonzero(done)
+            self._start_games(restarted, {})
+            self._show(restarted)
             stepping &= ~done
         infos = self._pack(self._reset_columns(), np.ones(n, dtype=bool))
         infos.update(final)
@@ -375,12 +391,86 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         actions: np.ndarray,
         rewards: np.ndarray,
         terminated: np.ndarray,
-    ) -> dict[str, np.ndarray]:
-        """``SemiAutoMinesEnv.step`` on the boards ``stepping``; returns the step-only info.
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, Changes]:
+        """``SemiAutoMinesEnv.step`` on the boards ``stepping``; returns the step-only info,
+        the boards probed and the cells the probes changed on them.
 
         Writes the rewards and terminations of those boards. Every one of them
         is playing: a finished board is reset before it is stepped again.
         """
+        n = self.num_envs
+        boards = self.boards
+        probability = np.zeros(n, dtype=np.float64)
+        invalid_action = np.zeros(n, dtype=bool)
+        if jit.loaded() is not None and self.obs_mode != "planes+probabilities":
+            # Actions sorted and their chances read in one compiled pass; a chance not
+            # at hand there (a board whose rounds Python played) board by board
+            # (:meth:`_chosen_probability`).
+            probed = np.empty(len(stepping), dtype=np.int64)
+            probed_cells = np.empty(len(stepping), dtype=np.int64)
+            rest = np.empty(len(stepping), dtype=bool)
+            count = batch_kernels().read_actions(
+                boards.view,
+                boards.probes,
+                boards.settled,
+                boards.probabilities,
+                boards.mine_count,
+                self.first_click is FirstClick.NONE,
+                stepping,
+                actions,
+                self.steps,
+                rewards,
+                float(self.invalid_action_reward),
+                probed,
+                probed_cells,
+                probability,
+                rest,
+                invalid_action,
+            )
+            probed, probed_cells, rest = probed[:count], probed_cells[:count], rest[:count]
+            if not self.info_probability:
+                probability[probed] = np.nan
+            elif rest.any():
+                for board, cell in zip(
+                    probed[rest].tolist(), probed_cells[rest].tolist(), strict=True
+                ):
+                    probability[board] = self._chosen_probability(board, cell)
+        else:
+            probed, probed_cells = self._read_actions(
+                stepping, actions, rewards, probability, invalid_action
+            )
+
+        changes = boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
+        won = boards.state[probed] == WON
+        lost = boards.state[probed] == LOST
+        terminated[probed] = won | lost
+        rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
+        if self.reward_mode == "progress":
+            # After the probe: an "endoh" first click may have deleted a mine.
+            safe_total = self.width * self.height - boards.mine_count[probed]
+            share = changes.opened_counts() / np.maximum(safe_total, 1)
+            rewards[probed] += np.where(safe_total > 0, share, 0.0)
+        # A loss leaves the view as it was: its probabilities still hold.
+        self._stale[probed[~lost]] = True
+        columns = {
+            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
+            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
+            "mine_probability": probability,
+            "invalid_action": invalid_action,
+        }
+        return columns, probed, changes
+
+    def _read_actions(
+        self,
+        stepping: np.ndarray,
+        actions: np.ndarray,
+        rewards: np.ndarray,
+        probability: np.ndarray,
+        invalid_action: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~minesweep_env.solver.probability.batch_kernels.read_actions` in numpy
+        (no kernels loaded, or the probability plane observed): returns the boards probed
+        and their cells; writes the steps, the chances, the invalid actions' rewards."""
         n = self.num_envs
         boards = self.boards
         cells = actions[stepping]
@@ -389,8 +479,6 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         valid = shown == COVERED
         probed, probed_cells = stepping[valid], cells[valid]
         invalid = stepping[~valid]
-
-        probability = np.zeros(n, dtype=np.float64)
         if self.info_probability:
             # Gathered for all boards at once where the answer is at hand: a first probe's
             # chance, the compiled auto-solver's floats of a settled board, or the plane
@@ -414,28 +502,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         # What an invalid action's cell is known to be: a flag is a mine, a number is not.
         probability[invalid] = np.where(shown[~valid] == FLAGGED, 1.0, 0.0)
         rewards[invalid] = self.invalid_action_reward
-
-        changes = boards.probe_and_autosolve(probed, probed_cells, self.rule_sets)
-        won = boards.state[probed] == WON
-        lost = boards.state[probed] == LOST
-        terminated[probed] = won | lost
-        rewards[probed] = np.where(won, 1.0, np.where(lost, -1.0, 0.0))
-        if self.reward_mode == "progress":
-            # After the probe: an "endoh" first click may have deleted a mine.
-            safe_total = self.width * self.height - boards.mine_count[probed]
-            share = changes.opened_counts() / np.maximum(safe_total, 1)
-            rewards[probed] += np.where(safe_total > 0, share, 0.0)
-        # A loss leaves the view as it was: its probabilities still hold.
-        self._stale[probed[~lost]] = True
-
-        invalid_action = np.zeros(n, dtype=bool)
         invalid_action[invalid] = True
-        return {
-            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
-            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
-            "mine_probability": probability,
-            "invalid_action": invalid_action,
-        }
+        return probed, probed_cells
 
     def _cell_lists(
         self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray, ends: np.ndarray
@@ -519,6 +587,40 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     def _verdicts(self) -> np.ndarray:
         """The env's verdict per board: the batched game's state (won, lost or playing)."""
         return self.boards.state
+
+    def _show(
+        self,
+        restarted: np.ndarray,
+        probed: np.ndarray | None = None,
+        changes: Changes | None = None,
+    ) -> None:
+        """Masks and observations after a step: boards ``restarted`` all covered, and on the
+        boards ``probed`` the cells ``changes`` lists (the rest of the batch is as it was).
+
+        In ``"planes"`` mode with the kernels loaded only those cells are written
+        (:func:`~minesweep_env.solver.probability.view_kernels.show_changes`); else every
+        board is encoded again.
+        """
+        if self.obs_mode != "planes" or jit.loaded() is None:
+            self._update_masks()
+            self._encode()
+            return
+        if len(restarted):
+            self._observations[restarted] = self._covered_planes
+            self._masks[restarted] = True
+        if changes is not None and probed is not None and len(probed):
+            view_kernels().show_changes(
+                self.boards.view,
+                self._observations,
+                self._masks,
+                self.boards.state,
+                PLAYING,
+                np.ascontiguousarray(probed, dtype=np.int64),
+                changes.opened,
+                changes.opened_ends,
+                changes.flagged,
+                changes.flagged_ends,
+            )
 
     def _update_masks(self) -> None:
         np.equal(self.boards.view, COVERED, out=self._masks)

@@ -9,14 +9,20 @@ in one loop: the probe, its flood and every round of the auto-solver
 verdict and "settled" flag, its probabilities written in its own row, and the
 cells it opened and flagged listed in row-major order (the env's
 ``info["opened"]`` and ``info["flagged"]``, which it found by comparing whole
-views before and after).
+views before and after); a ``"safe"`` first click onto a mine moves the mine there
+too (:func:`move_first_mine`). Before it, :func:`read_actions` sorts the actions
+into probes and invalid ones and reads what the env reports of them beforehand,
+in place of some twenty numpy passes over the step's boards; :func:`start_boards`
+starts new random games in the batch's own rows.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, types
 
+from ...core.cells import COVERED, FLAGGED
+from .layout_kernels import _permutation, choose_one_compiled
+from .play_kernels import layout_from_priorities
 from .proof_kernels import DEFER, FULL
 from .tracked_kernels import probe_play_tracked
 
@@ -25,10 +31,37 @@ PLAYING, WON, LOST = 0, 1, 2
 
 
 @njit(cache=True)
+def move_first_mine(mines, numbers, words, cell, height, width):
+    """``"safe"``'s first click on a mine at ``cell``: the mine moves to the free cell
+    numpy's ``choice`` picks from the generator state ``words`` the layout draw left
+    (``BoardBatch._move_first_mine``, which states the rule), the numbers around the
+    two cells change by one. ``mines`` int8 and ``numbers`` int8 flat (H * W)."""
+    size = height * width
+    free = 0
+    for i in range(size):
+        free += mines[i] == 0
+    pick = choose_one_compiled(words, free)
+    target = 0
+    for target in range(size):  # the pick-th free cell, row-major
+        if mines[target] == 0:
+            if pick == 0:
+                break
+            pick -= 1
+    mines[cell] = 0
+    mines[target] = 1
+    for moved, change in ((cell, -1), (target, 1)):
+        y, x = moved // width, moved % width
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                if ny != y or nx != x:
+                    numbers[ny * width + nx] += change
+
+
+@njit(cache=True)
 def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
                  height, width, probabilities, settled, state, probes, guesses, deferred,
                  opened, flagged, opened_cells, opened_ends, flagged_cells, flagged_ends,
-                 seen, track):
+                 seen, track, states, first_here, moved):
     """Probe ``cells[k]`` on board ``boards[k]`` for every k and play its auto-solver.
 
     :param views: int8 (N, H * W), changed in place; ``mines`` (1 on a mine) and
@@ -48,10 +81,17 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         ``flagged_ends`` the same for the cells flagged.
     :param seen: int8 (N, H * W) and ``track`` int64 (N, TRACK_ROWS, H * W): each
         board's kept constraints (:mod:`.tracked_kernels`).
+    :param states: uint64 (N, STATE_WORDS): each game's generator state after its layout
+        draw; ``first_here`` bool (N): the boards whose ``"safe"`` first click is played
+        here (:func:`move_first_mine`, on a first probe onto a mine); ``moved`` bool
+        (len(boards)) set where it moved a mine.
     """
     end_opened = end_flagged = 0
     for k in range(len(boards)):
         b = boards[k]
+        moved[k] = probes[b] == 0 and first_here[b] and mines[b, cells[k]] != 0
+        if moved[k]:
+            move_first_mine(mines[b], numbers[b], states[b], cells[k], height, width)
         probes[b] += 1
         guesses[b] += 1
         status, count, flags, left, won, lost = probe_play_tracked(
@@ -66,12 +106,105 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         playing = not won and not lost
         settled[b] = playing and status == FULL
         deferred[k] = playing and status == DEFER
-        opened_cells[end_opened:end_opened + count] = np.sort(opened[:count])
+        opened[:count].sort()
+        opened_cells[end_opened:end_opened + count] = opened[:count]
         end_opened += count
         opened_ends[k] = end_opened
-        flagged_cells[end_flagged:end_flagged + flags] = np.sort(flagged[:flags])
+        flagged[:flags].sort()
+        flagged_cells[end_flagged:end_flagged + flags] = flagged[:flags]
         end_flagged += flags
         flagged_ends[k] = end_flagged
+
+
+@njit(cache=True)
+def read_actions(views, probes, settled, probabilities, mine_count, first_none, stepping,
+                 actions, steps, rewards, invalid_reward, probed, probed_cells, probability,
+                 rest, invalid):
+    """The vector env's step before its probes, for the boards ``stepping`` (int64 (K)):
+    which actions probe a covered cell, and what the env reports of each beforehand.
+
+    Board b's action ``actions[b]`` (int64 (N)) probes when its cell is covered: b and
+    the cell are listed in ``probed`` and ``probed_cells`` (int64 (K), the first
+    returned-count entries, in ``stepping``'s order), with its mine probability on the
+    position before the move in ``probability[b]`` (float64 (N)) where the answer is at
+    hand: a first probe's (0, or its mines over its cells when ``first_none``, the
+    ``"none"`` policy) or a settled board's (``probabilities`` float64 (N, H * W),
+    ``settled`` bool (N)); ``rest[j]`` (bool (K)) marks the j-th probed board whose
+    chance Python finds. Any other action is invalid (``invalid[b]`` set, bool (N)):
+    reward ``invalid_reward``, probability 1 on a flag and 0 on a number. ``steps``
+    (int64 (N)) counts every stepping board's step. Returns the number of probes.
+    """
+    size = views.shape[1]
+    count = 0
+    for k in range(len(stepping)):
+        b = stepping[k]
+        cell = actions[b]
+        steps[b] += 1
+        shown = views[b, cell]
+        if shown != COVERED:
+            invalid[b] = True
+            rewards[b] = invalid_reward
+            probability[b] = 1.0 if shown == FLAGGED else 0.0
+            continue
+        probed[count], probed_cells[count] = b, cell
+        rest[count] = False
+        if probes[b] == 0:
+            probability[b] = mine_count[b] / size if first_none else 0.0
+        elif settled[b]:
+            probability[b] = probabilities[b, cell]
+        else:
+            rest[count] = True
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def start_boards(seeds, boards, mine_count, height, width, priorities, mines, numbers, states,
+                 views, totals, safe_left, probes, guesses, state, settled, first_here,
+                 first_safe):
+    """New random games on ``boards`` (int64 (K)), written straight into the batch's rows:
+    board ``boards[k]`` gets ``MineLayout.random``'s layout of
+    ``np.random.default_rng(seeds[k])`` (:func:`.layout_kernels.layouts_from_seeds`'
+    draw: ``priorities`` int64, ``mines`` bool, ``numbers`` int8, all (N, H * W), and the
+    generator's state after it in ``states`` uint64 (N, STATE_WORDS)), an all-covered
+    view, ``mine_count`` mines and counters at zero, playing, not settled; ``first_here``
+    (its first click played by :func:`probe_boards`) is ``first_safe``."""
+    size = height * width
+    for k in range(len(boards)):
+        b = boards[k]
+        _permutation(seeds[k], priorities[b], states[b])
+        layout_from_priorities(priorities[b], mine_count, height, width, mines[b], numbers[b])
+        views[b, :] = COVERED
+        totals[b] = mine_count
+        safe_left[b] = size - mine_count
+        probes[b] = 0
+        guesses[b] = 0
+        state[b] = PLAYING
+        settled[b] = False
+        first_here[b] = first_safe
+
+
+def _start_signature() -> tuple:
+    int64_1d = types.Array(types.int64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return (
+        int64_1d, int64_1d, types.int64, types.int64, types.int64,
+        types.Array(types.int64, 2, "C"), types.Array(types.boolean, 2, "C"),
+        types.Array(types.int8, 2, "C"), types.Array(types.uint64, 2, "C"),
+        types.Array(types.int8, 2, "C"), int64_1d, int64_1d, int64_1d, int64_1d,
+        types.Array(types.int8, 1, "C"), bool_1d, bool_1d, types.boolean,
+    )
+
+
+def _read_signature() -> tuple:
+    int64_1d = types.Array(types.int64, 1, "C")
+    float64_1d = types.Array(types.float64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return (
+        types.Array(types.int8, 2, "C"), int64_1d, bool_1d, types.Array(types.float64, 2, "C"),
+        int64_1d, types.boolean, int64_1d, int64_1d, int64_1d, float64_1d, types.float64,
+        int64_1d, int64_1d, float64_1d, bool_1d, bool_1d,
+    )
 
 
 def _signature() -> tuple:
@@ -83,14 +216,27 @@ def _signature() -> tuple:
         types.int64, types.int64, types.Array(types.float64, 2, "C"), bool_1d,
         types.Array(types.int8, 1, "C"), int64_1d, int64_1d, bool_1d, int64_1d, int64_1d,
         int64_1d, int64_1d, int64_1d, int64_1d, int8_2d, types.Array(types.int64, 3, "C"),
+        types.Array(types.uint64, 2, "C"), bool_1d, bool_1d,
     )
 
 
 SIGNATURE = _signature()
 """The one signature the vector env's batch calls :func:`probe_boards` with."""
 
+READ_SIGNATURE = _read_signature()
+"""The one signature the vector env calls :func:`read_actions` with."""
+
+START_SIGNATURE = _start_signature()
+"""The one signature the vector env's batch calls :func:`start_boards` with."""
+
 
 def compile_kernels() -> None:
-    """Compile :func:`probe_boards` for :data:`SIGNATURE` (the warm-up does)."""
-    if SIGNATURE not in probe_boards.overloads:
-        probe_boards.compile(SIGNATURE)
+    """Compile :func:`probe_boards`, :func:`read_actions` and :func:`start_boards` for
+    their signatures (the warm-up does)."""
+    for kernel, signature in (
+        (probe_boards, SIGNATURE),
+        (read_actions, READ_SIGNATURE),
+        (start_boards, START_SIGNATURE),
+    ):
+        if signature not in kernel.overloads:
+            kernel.compile(signature)

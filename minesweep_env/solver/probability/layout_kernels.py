@@ -178,6 +178,43 @@ def layouts_from_seeds(seeds, mine_count, height, width, priorities, mines, numb
         layout_from_priorities(priorities[k], mine_count, height, width, mines[k], numbers[k])
 
 
+@njit(cache=True)
+def choose_one_compiled(words, count):
+    """:func:`choose_one` in compiled code, for ``count`` in ``1..2**32 - 1`` (unchecked):
+    the vector env's batched step moves a mine off a ``"safe"`` first click with it. The
+    128-bit state steps as in :func:`_permutation`; Lemire's product of a 32-bit draw and
+    a count below 2**32 fits in 64 bits."""
+    if count == 1:
+        return 0
+    high, low, inc_high, inc_low = words[0], words[1], words[2], words[3]
+    has_half = words[4] != 0
+    half = words[5]
+    bound = np.uint64(count)
+    threshold = np.uint64(0)
+    known = False
+    while True:
+        if has_half:
+            has_half = False
+            draw = half
+        else:
+            high, low = _step(high, low, inc_high, inc_low)
+            folded = high ^ low
+            turn = high >> np.uint64(58)
+            output = (folded >> turn) | (folded << ((np.uint64(64) - turn) & np.uint64(63)))
+            has_half = True
+            half = output >> _SHIFT32
+            draw = output & _MASK32
+        scaled = draw * bound
+        leftover = scaled & _MASK32
+        if leftover >= bound:
+            return np.int64(scaled >> _SHIFT32)
+        if not known:
+            threshold = ((_MASK32 + np.uint64(1)) - bound) % bound
+            known = True
+        if leftover >= threshold:
+            return np.int64(scaled >> _SHIFT32)
+
+
 _PCG_MULTIPLIER = int(_MULT_HIGH) << 64 | int(_MULT_LOW)
 _MASK64_INT = 2**64 - 1
 _MASK128_INT = 2**128 - 1
