@@ -46,8 +46,9 @@ def _enablers(board: Board, weights: Weights, differ: tuple[int, ...]) -> list[i
     return found
 
 
-def _tally(board: Board, mines: list[int], safe: tuple[int, ...], cache) -> int:
-    """Layouts with ``mines`` all mines and ``safe`` all safe."""
+def tally_layouts(board: Board, mines: list[int], safe: tuple[int, ...], cache: dict | None) -> int:
+    """Layouts with ``mines`` all mines and ``safe`` all safe (0 if none): the count both
+    50/50 measures (this module's and :mod:`.potential`'s) weigh a shape by."""
     trial = board.copy()
     flat = trial.grid.reshape(-1)
     flat[mines] = FLAGGED
@@ -82,7 +83,7 @@ def influence(board: Board, weights: Weights, cache: dict | None = None) -> dict
         enablers = _enablers(board, weights, differ)
         if enablers is None or len(enablers) > ENABLERS[len(p) - 1]:
             continue
-        tally = _tally(board, enablers + list(p), q, cache)
+        tally = tally_layouts(board, enablers + list(p), q, cache)
         for cell in p + q + tuple(enablers):
             # The largest, not the sum: two twins may share layouts.
             found[cell] = max(found.get(cell, 0), tally)

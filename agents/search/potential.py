@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
-from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import Weights, count_position
+from minesweep_env.core.cells import COVERED, KNOWN_SAFE
+from minesweep_env.solver.probability import Weights
+
+from .influence import tally_layouts
 
 MAX_ENABLERS = 3
 """Most enablers a would-be twin may need to be counted (JSMinesweeper's figure)."""
@@ -90,21 +91,9 @@ def potential(board: Board, weights: Weights, cell: int, cache: dict | None = No
         enablers = [c for c in outside if hidden(c)]
         if len(enablers) > MAX_ENABLERS or len(enablers) + len(mines) > weights.mines_left:
             continue
-        tally = _tally(board, enablers + list(mines), safe, cache)
+        tally = tally_layouts(board, enablers + list(mines), safe, cache)
         if kind == "pair":
             pairs += tally
         else:
             box = max(box, tally)
     return min(pairs + box, mine, layouts - mine)
-
-
-def _tally(board: Board, mines: list[int], safe: tuple[int, ...], cache: dict | None) -> int:
-    """Layouts with ``mines`` all mines and ``safe`` all safe."""
-    trial = board.copy()
-    flat = trial.grid.reshape(-1)
-    flat[mines] = FLAGGED
-    flat[list(safe)] = KNOWN_SAFE
-    try:
-        return count_position(trial, cache=cache).layouts
-    except InconsistentBoardError:
-        return 0

@@ -86,6 +86,20 @@ def _step(high, low, inc_high, inc_low):
     return _add(product_high, low * _MULT_LOW, inc_high, inc_low)
 
 
+@njit(cache=True, inline="always")
+def _draw32(high, low, inc_high, inc_low, has_half, half):
+    """numpy's next 32-bit draw from ``PCG64``: the kept upper half of the last 64-bit
+    output if there is one, else one LCG step and its XSL-RR output, whose upper half is
+    kept for the next draw. Returns the draw and the new ``high, low, has_half, half``."""
+    if has_half:
+        return half, high, low, False, half
+    high, low = _step(high, low, inc_high, inc_low)
+    folded = high ^ low
+    turn = high >> np.uint64(58)
+    output = (folded >> turn) | (folded << ((np.uint64(64) - turn) & np.uint64(63)))
+    return output & _MASK32, high, low, True, output >> _SHIFT32
+
+
 @njit(cache=True)
 def _add(high, low, other_high, other_low):
     total_low = low + other_low
@@ -147,17 +161,7 @@ def _permutation(seed, out, state):
         while (mask >> np.uint64(1)) >= bound:
             mask >>= np.uint64(1)
         while True:
-            if has_half:
-                has_half = False
-                draw = half
-            else:
-                high, low = _step(high, low, inc_high, inc_low)
-                folded = high ^ low
-                turn = high >> np.uint64(58)
-                output = (folded >> turn) | (folded << ((np.uint64(64) - turn) & np.uint64(63)))
-                has_half = True
-                half = output >> _SHIFT32
-                draw = output & _MASK32
+            draw, high, low, has_half, half = _draw32(high, low, inc_high, inc_low, has_half, half)
             value = draw & mask
             if value <= bound:
                 break
@@ -193,17 +197,7 @@ def choose_one_compiled(words, count):
     threshold = np.uint64(0)
     known = False
     while True:
-        if has_half:
-            has_half = False
-            draw = half
-        else:
-            high, low = _step(high, low, inc_high, inc_low)
-            folded = high ^ low
-            turn = high >> np.uint64(58)
-            output = (folded >> turn) | (folded << ((np.uint64(64) - turn) & np.uint64(63)))
-            has_half = True
-            half = output >> _SHIFT32
-            draw = output & _MASK32
+        draw, high, low, has_half, half = _draw32(high, low, inc_high, inc_low, has_half, half)
         scaled = draw * bound
         leftover = scaled & _MASK32
         if leftover >= bound:
