@@ -293,11 +293,11 @@ SORTED_DECISIONS = 48
 is played by a pass over the board (the same cells in the same order)."""
 
 
-@njit(cache=True)
-def _sort_decided(track, decided):
-    """``track[DECIDED, :decided]`` in increasing order (insertion sort: a short list)."""
-    cells = track[DECIDED]
-    for k in range(1, decided):
+@njit(cache=True, inline="always")
+def _sort_prefix(cells, count):
+    """``cells[:count]`` in increasing order, in place (insertion sort: the lists sorted
+    here are short or nearly in order already)."""
+    for k in range(1, count):
         cell = cells[k]
         j = k
         while j > 0 and cells[j - 1] > cell:
@@ -362,15 +362,9 @@ def _kept_frontier(height, width, covered, track):
                     # The key as _signature_keys builds it: constraints come smallest first.
                     first = key >> 15
                     key_of[i] = key | 1 << ((y - first // width) * 5 + x - first % width + 2)
-    # Cells come in the order the numbers first name them, nearly increasing: an
-    # insertion sort puts them in the order _signature_keys lists them.
-    for k in range(1, frontier):
-        cell = cells[k]
-        m = k
-        while m > 0 and cells[m - 1] > cell:
-            cells[m] = cells[m - 1]
-            m -= 1
-        cells[m] = cell
+    # Cells come in the order the numbers first name them, nearly increasing: sorted,
+    # they are in the order _signature_keys lists them.
+    _sort_prefix(cells, frontier)
     for k in range(frontier):
         keys[k] = key_of[cells[k]]
     return cells[:frontier], keys[:frontier], key_of, constraint_at, needs, count
@@ -508,7 +502,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
         first_flag = flags_set
         before = count
         if short:
-            _sort_decided(track, decided)
+            _sort_prefix(track[DECIDED], decided)
             for k in range(decided):
                 i = track[DECIDED, k]
                 if codes[i] & MINE and flat[i] == COVERED:
