@@ -29,6 +29,8 @@ rounds below stay as the Python path, written the way the kernels take it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from types import ModuleType
 
 import numpy as np
 
@@ -94,6 +96,15 @@ def open_cells(
                         stack.append(cell)
         opened[board] += count
     return opened
+
+
+@cache
+def batch_kernels() -> ModuleType:
+    """The batch's step kernels, imported once they are wanted (importing them imports
+    numba); held, since an import statement costs microseconds on every step."""
+    from ..solver.probability import batch_kernels as kernels
+
+    return kernels
 
 
 class Changes:
@@ -238,9 +249,7 @@ class BoardBatch:
         and written into the batch's rows in one compiled call
         (:func:`~minesweep_env.solver.probability.batch_kernels.start_boards`); each
         board's generator is made only if its first click draws. Needs the kernels."""
-        from ..solver.probability import batch_kernels
-
-        batch_kernels.start_boards(
+        batch_kernels().start_boards(
             seeds,
             np.ascontiguousarray(boards, dtype=np.int64),
             mine_count,
@@ -328,14 +337,14 @@ class BoardBatch:
             self.probe(boards, cells)
             self.autosolve(boards, rule_sets)
             return Changes.between(before, self.view[boards])
-        from ..solver.probability import batch_kernels, tracked_kernels
-
         first_compiled = self._first_compiled
         if not first_compiled.all():  # some first clicks are Python's
             python = ~first_compiled[boards]
             self._first_clicks(boards[python], cells[python])
         size = self.width * self.height
         if self._seen is None:  # each board's kept constraints, made on first use
+            from ..solver.probability import tracked_kernels
+
             self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
             shape = (self.num_boards, tracked_kernels.TRACK_ROWS, size)
             self._track = np.zeros(shape, np.int64)
@@ -347,7 +356,7 @@ class BoardBatch:
         opened_ends = np.empty(count, np.int64)
         flagged_ends = np.empty(count, np.int64)
         scratch = self._scratch
-        batch_kernels.probe_boards(
+        batch_kernels().probe_boards(
             self.view,
             self.mines.view(np.int8),
             self.numbers,

@@ -7,7 +7,7 @@ observation, and the outcome into a reward.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache, partial
 from pathlib import Path
 from types import ModuleType
@@ -31,6 +31,7 @@ from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
 from .maps import Map, MapSource, check_same_size, load_maps
 from .observations import (
     OBS_MODES,
+    PLANE_CODES,
     encode_grid,
     encode_planes,
     encode_planes_with_probabilities,
@@ -383,6 +384,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         self._covered_planes = (
             encode_planes(covered_view(self.width, self.height)) if obs_mode == "planes" else None
         )
+        self._planes_shape = (len(PLANE_CODES), self.height, self.width)
+        # The compiled encoder of "planes" mode, held once loaded (see _observation_and_mask).
+        self._encode_view: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
         self._renderer: Any = None
         self._window: Any = None
 
@@ -645,11 +649,14 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         (:mod:`~minesweep_env.solver.probability.view_kernels`): the same arrays as
         the two numpy comparisons, in a third of their time.
         """
-        if self._covered_planes is None or jit.loaded() is None:
-            return self._observation(minefield.view), self._mask(minefield)
-        planes = np.empty(self._covered_planes.shape, np.uint8)
+        encode = self._encode_view
+        if encode is None:
+            if self._covered_planes is None or jit.loaded() is None:
+                return self._observation(minefield.view), self._mask(minefield)
+            encode = self._encode_view = view_kernels().encode_view_into
+        planes = np.empty(self._planes_shape, np.uint8)
         mask = np.empty(self._cells, bool)
-        view_kernels().encode_view_into(self._flat_view, planes, mask)
+        encode(self._flat_view, planes, mask)
         if minefield.state is not GameState.PLAYING:
             mask.fill(True)
         return planes, mask

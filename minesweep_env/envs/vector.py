@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -20,7 +18,7 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
-from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes
+from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes, batch_kernels
 from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
@@ -32,15 +30,6 @@ _STATE_NAMES = np.empty(3, dtype=object)
 _STATE_NAMES[[PLAYING, WON, LOST]] = [state.value for state in GameState]
 
 _CODES = PLANE_CODES[:, None, None]
-
-
-@cache
-def batch_kernels() -> ModuleType:
-    """The vector env's step kernels, imported once they are wanted (importing them
-    imports numba)."""
-    from ..solver.probability import batch_kernels as kernels
-
-    return kernels
 
 
 class SemiAutoMinesVectorEnv(VectorEnv):
