@@ -62,8 +62,8 @@ FIELDS = (
 CANDIDATES = WIDTH + FAR - 1 + OFFSET + SHARED_EXTRA
 """Candidates kept per position: as many as the default search agent weighs at most
 (``width`` cells, the far ones, those two steps from a number and those added for a
-shared 50/50; 34 since session 8, 9 before: positions saved then keep 9, padded on
-loading)."""
+shared 50/50: 34 with session 8's defaults). It was 9 before session 9: positions
+saved then keep 9 columns, padded when joined with newer ones (:func:`concatenate`)."""
 
 
 def game_seed(seed: int, stage: int, game: int) -> int:
