@@ -37,8 +37,10 @@ from minesweep_env.envs import ENV_ID  # importing minesweep_env registers the e
 from minesweep_env.envs.observations import PROBABILITY_PLANE
 from minesweep_env.fileio import atomic_write
 
+from .. import make_agent
 from ..base import Agent
 from ..search import SearchAgent
+from ..search.agent import FAR, OFFSET, SHARED_EXTRA, WIDTH
 
 CHUNK_GAMES = 50
 """Games per chunk: the unit of work of a process and of what Ctrl-C can lose."""
@@ -57,9 +59,11 @@ FIELDS = (
 )
 """The arrays of a set of positions (see :func:`play_chunk`)."""
 
-CANDIDATES = 9
-"""Candidates kept per position: the search agent weighs at most ``width`` (8) cells
-near the front and one far from it."""
+CANDIDATES = WIDTH + FAR - 1 + OFFSET + SHARED_EXTRA
+"""Candidates kept per position: as many as the default search agent weighs at most
+(``width`` cells, the far ones, those two steps from a number and those added for a
+shared 50/50: 34 with session 8's defaults). It was 9 before session 9: positions
+saved then keep 9 columns, padded when joined with newer ones (:func:`concatenate`)."""
 
 
 def game_seed(seed: int, stage: int, game: int) -> int:
@@ -97,8 +101,6 @@ def play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
     per position, of the game it is in) and ``games`` (the game number of each
     position).
     """
-    from .. import make_agent  # torch only when a student is loaded
-
     env = gym.make(ENV_ID, disable_env_checker=True, **chunk.env_kwargs)
     teacher = make_agent(chunk.teacher)
     greedy = make_agent("greedy")
@@ -132,6 +134,42 @@ def play_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
         rows["games"] += [game] * count
     env.close()
     return _stack(rows)
+
+
+def relabel(data: dict[str, np.ndarray], chunk: Chunk) -> dict[str, np.ndarray]:
+    """``data`` (positions of ``chunk``'s games) with the labels of ``chunk.teacher``.
+
+    Why: when the teacher gets stronger, the positions already played are worth
+    labelling again; replaying each game's recorded moves (``played``) reaches the
+    same positions without the player that made them. ``labels``, ``candidates``
+    and ``scores`` are the new teacher's; everything else is kept.
+
+    :raises ValueError: when a replayed position is not the one saved (another
+        env, seed or stage than the one the positions were played with).
+    """
+    env = gym.make(ENV_ID, disable_env_checker=True, **chunk.env_kwargs)
+    teacher = make_agent(chunk.teacher)
+    labels, candidates, scores = [], [], []
+    for game in np.unique(data["games"]):
+        obs, info = env.reset(seed=game_seed(chunk.seed, chunk.stage, int(game)))
+        teacher.reset()
+        for row in np.flatnonzero(data["games"] == game):
+            if not np.array_equal(obs[:PROBABILITY_PLANE], data["planes"][row]):
+                raise ValueError(f"game {game}: the replay left the saved positions")
+            label, weighed, scored = teacher_move(
+                teacher, obs, info["action_mask"], env.unwrapped.game
+            )
+            labels.append(label)
+            candidates.append(weighed)
+            scores.append(scored)
+            obs, _, _, _, info = env.step(int(data["played"][row]))
+    env.close()
+    return {
+        **data,
+        "labels": np.array(labels, dtype=np.int64),
+        "candidates": np.stack(candidates),
+        "scores": np.stack(scores),
+    }
 
 
 def teacher_move(teacher: Agent, obs, mask, game) -> tuple[int, np.ndarray, np.ndarray]:
@@ -174,11 +212,26 @@ def _stack(rows: dict[str, list]) -> dict[str, np.ndarray]:
 
 
 def concatenate(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """One set of positions out of several (chunks, stages)."""
+    """One set of positions out of several (chunks, stages); candidate lists of
+    different widths (saved under another :data:`CANDIDATES`) are padded to the widest."""
     parts = [part for part in parts if len(part["labels"])]
     if not parts:
         raise ValueError("no positions")
+    width = max(part["candidates"].shape[1] for part in parts)
+    parts = [_widen(part, width) for part in parts]
     return {name: np.concatenate([part[name] for part in parts]) for name in FIELDS}
+
+
+def _widen(part: dict[str, np.ndarray], width: int) -> dict[str, np.ndarray]:
+    """``part`` with its candidates and scores padded (-1, NaN) to ``width`` columns."""
+    pad = width - part["candidates"].shape[1]
+    if not pad:
+        return part
+    return {
+        **part,
+        "candidates": np.pad(part["candidates"], ((0, 0), (0, pad)), constant_values=-1),
+        "scores": np.pad(part["scores"], ((0, 0), (0, pad)), constant_values=np.nan),
+    }
 
 
 def observations(data: dict[str, np.ndarray], index: np.ndarray) -> np.ndarray:
@@ -189,7 +242,8 @@ def observations(data: dict[str, np.ndarray], index: np.ndarray) -> np.ndarray:
     return np.concatenate([planes, data["probabilities"][index][:, None]], axis=1)
 
 
-def _save(path: Path, data: dict[str, np.ndarray]) -> None:
+def save_chunk(path: Path, data: dict[str, np.ndarray]) -> None:
+    """Write ``data`` to ``path`` whole or not at all."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(path, "wb") as handle:
         np.savez(handle, **data)
@@ -253,6 +307,6 @@ def collect_stage(
         disable=not progress,
     ) as bar:
         for done, data in _results(todo, workers):
-            _save(folder / f"chunk_{done.first}.npz", data)
+            save_chunk(folder / f"chunk_{done.first}.npz", data)
             bar.update(done.count)
     return load_stage(folder, games)
