@@ -392,19 +392,20 @@ def _constraint_keys(order, group_start, touches, touch_count, numbers, needs, c
     them in an order those fix; so equal keys give the same floats.
     """
     components = len(group_start) - 1
-    component_of = np.empty(constraint_count, np.int64)
+    per_constraint = np.empty((2, constraint_count), np.int64)
+    component_of, keys = per_constraint[0], per_constraint[1]
     for c in range(components):
         for f in range(group_start[c], group_start[c + 1]):
             g = order[f]
             for t in range(touch_count[g]):
                 component_of[touches[g, t]] = c
-    key_start = np.zeros(components + 1, np.int64)
+    starts = np.zeros((2, components + 1), np.int64)
+    key_start, fill = starts[0], starts[1]
     for j in range(constraint_count):
         key_start[component_of[j] + 1] += 1
     for c in range(components):
         key_start[c + 1] += key_start[c]
-    fill = key_start[:components].copy()
-    keys = np.empty(constraint_count, np.int64)
+        fill[c + 1] = key_start[c + 1]
     masks = track[MASK]
     for j in range(constraint_count):
         number = numbers[j]
@@ -419,13 +420,13 @@ _HEAD = 5
 
 
 @njit(cache=True)
-def _stored_at(index, store, half, keys, first, last, groups):
-    """Where in ``store`` the last full count left the counts of the component with
-    constraints ``keys[first:last]`` and ``groups`` groups, or -1."""
+def _stored_at(index, store, half, last_count, keys, first, last, groups):
+    """Where in ``store`` full count number ``last_count`` left the counts of the component
+    with constraints ``keys[first:last]`` and ``groups`` groups, or -1."""
     slot = index[keys[first] >> 13]
-    if slot >> 32 != store[0]:  # not stored by the last full count
+    if slot >> 32 != last_count:  # not stored by that count
         return -1
-    at = 2 + half * (store[0] & 1) + (slot & 0xFFFFFFFF)
+    at = 2 + half * (last_count & 1) + (slot & 0xFFFFFFFF)
     if store[at] != last - first or store[at + 1] != groups:
         return -1
     for k in range(last - first):
@@ -436,17 +437,18 @@ def _stored_at(index, store, half, keys, first, last, groups):
 
 @njit(cache=True)
 def _count_kept(order, group_start, setup, numbers, constraint_count, width, track):
-    """:func:`~.kernels.count_components` (same returns, the same floats), taking each
-    component's counts from the last full count of this game where it counted that
-    component too, and storing every component's counts for the next one.
+    """:func:`~.kernels.count_components` (same returns, the same floats), taking the
+    counts of each component the game's last full count counted too from a store, and
+    storing the counts of this one's for the next.
 
     A probe or a round changes a few constraints; the components away from them are the
     ones the last full count had. Their counts are stored in ``track`` after
     :data:`COUNTED_AT` (two halves: the last count's, read, and this one's, written;
-    ``store[0]`` numbers the full counts, ``store[1]`` is the board's width), found
-    through the row :data:`COUNTED_AT` at the component's first constraint, and compared
-    key by key (:func:`_constraint_keys`), so a count is reused only when its component
-    is the same exactly.
+    ``store[0]`` numbers the full counts that stored, ``store[1]`` is the board's width),
+    found through the row :data:`COUNTED_AT` at the component's first constraint, and
+    compared key by key (:func:`_constraint_keys`), so a count is reused only when its
+    component is the same exactly. A component of one group is counted at once, cheaper
+    than stored: a position of such components leaves the store as it is.
     """
     sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
     components = len(group_start) - 1
@@ -458,23 +460,36 @@ def _count_kept(order, group_start, setup, numbers, constraint_count, width, tra
     low = np.empty(components, np.int64)
     high = np.empty(components, np.int64)
     scale = 0.0
-    keys, key_start = _constraint_keys(order, group_start, touches, touch_count, numbers, needs,
-                                       constraint_count, track)
+    stores = group_count > components  # some component has several groups
+    if stores:
+        keys, key_start = _constraint_keys(order, group_start, touches, touch_count, numbers,
+                                           needs, constraint_count, track)
+    else:
+        keys = key_start = np.empty(0, np.int64)
     index = track[COUNTED_AT]
     store = track[COUNTED_AT + 1:].reshape(-1)
     floats = store.view(np.float64)
     half = (len(store) - 2) // 2
-    # Full counts are numbered from 1 (a new track holds 0s) and never reuse a number, so
-    # an index entry with the last one's number was written by it.
-    reuse = store[0] > 0 and store[1] == width  # else: no counts, or another board's cells
-    store[1] = width
-    generation = store[0] + 1
-    base = 2 + half * (generation & 1)
+    last_count = store[0]
+    # Counts are numbered from 1 (a new track holds 0s) and never reuse a number, so an
+    # index entry with the last one's number was written by it; this one's number is taken
+    # before it stores anything, so a count that stops halfway leaves only whole entries.
+    reuse = stores and last_count > 0 and store[1] == width  # else: another board's cells
+    if stores:
+        store[0] = last_count + 1
+        store[1] = width
+    base = 2 + half * ((last_count + 1) & 1)
     written = 0
     for c in range(components):
         members = order[group_start[c]:group_start[c + 1]]
-        first, last = key_start[c], key_start[c + 1]
-        at = _stored_at(index, store, half, keys, first, last, len(members)) if reuse else -1
+        many = len(members) > 1
+        if many and stores:
+            first, last = key_start[c], key_start[c + 1]
+        else:
+            first = last = 0
+        at = -1
+        if many and reuse:
+            at = _stored_at(index, store, half, last_count, keys, first, last, len(members))
         if at >= 0:
             low[c], high[c] = store[at + 2], store[at + 3]
             log_scale = floats[at + 4]
@@ -499,7 +514,9 @@ def _count_kept(order, group_start, setup, numbers, constraint_count, width, tra
             if counted != COUNTED:
                 return counted, layouts, low, high, mine, free, scale
         scale += log_scale
-        # Stored for the next full count when it fits (else it counts the component again).
+        if not many:
+            continue
+        # Stored for the next full count when it fits (else that one counts it again).
         wide = high[c] - low[c] + 1
         size = _HEAD + last - first + wide * (1 + 2 * len(members))
         if written + size <= half:
@@ -518,11 +535,9 @@ def _count_kept(order, group_start, setup, numbers, constraint_count, width, tra
                     floats[data] = mine[g, k]
                     floats[data + 1] = free[g, k]
                     data += 2
-            index[keys[first] >> 13] = generation << 32 | written
+            index[keys[first] >> 13] = (last_count + 1) << 32 | written
             written += size
-    store[0] = generation
     return COUNTED, layouts, low, high, mine, free, scale
-
 
 
 @njit(cache=True)
