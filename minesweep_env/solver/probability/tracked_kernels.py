@@ -19,6 +19,10 @@ nothing until one of its numbers changes, so looking only at changed numbers
 reaches the same fixed point. The full count runs, as in
 :func:`~.proof_kernels.prove_flat`, exactly when that fixed point is empty,
 and every round flags and opens in increasing cell order.
+
+The full count keeps its counts too: a component whose constraints are exactly
+those of a component the game's last full count counted takes that count's
+floats (:func:`_count_kept`), so a probe recounts only the components it changed.
 """
 
 from __future__ import annotations
