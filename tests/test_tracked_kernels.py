@@ -184,3 +184,90 @@ def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
                 layouts[board] = MineLayout.random(width, height, mines, rng)
                 views[board] = COVERED
     assert ended > boards
+
+
+def test_one_track_serves_boards_of_one_size_and_two_widths() -> None:
+    """30x16 and 16x30 boards have the same cells, so a track made for one fits the other;
+    the counts stored for one width must not serve the other (a number's index and mask
+    name other cells there)."""
+    rng = np.random.default_rng(23)
+    shared = Pair(MineLayout.random(30, 16, 99, rng))
+    for game in range(30):
+        width, height = (30, 16) if game % 2 else (16, 30)
+        pair = Pair(MineLayout.random(width, height, 99, rng))
+        pair.seen, pair.track = shared.seen, shared.track
+        _play(pair, rng)
+
+
+def _positions(width, height, mines, rng, games):
+    """Views a random masked game settles on (a full count that proved nothing), in order."""
+    for _ in range(games):
+        pair = Pair(MineLayout.random(width, height, mines, rng))
+        while True:
+            covered = np.flatnonzero(pair.view.reshape(-1) == COVERED)
+            status, _, _, _, won, lost = pair.probe(int(rng.choice(covered)))
+            if won or lost or status != proof_kernels.FULL:
+                break
+            yield pair.view.reshape(-1).copy()
+
+
+def _set_up(flat, height, width):
+    """The groups and components :func:`tracked_kernels._full_count_kept` counts on ``flat``."""
+    from minesweep_env.solver.probability.kernels import set_up_groups
+
+    track = np.zeros((tracked_kernels.TRACK_ROWS, flat.size), np.int64)
+    assert tracked_kernels._read_all(flat, height, width, track) >= 0
+    covered = int((flat == COVERED).sum())
+    cells, keys, _, constraint_at, needs, numbers, count = tracked_kernels._kept_frontier(
+        height, width, covered, track
+    )
+    _, _, order, group_start, setup = set_up_groups(cells, keys, height, width, constraint_at,
+                                                    needs, count)
+    return track, order, group_start, setup, numbers, count
+
+
+@pytest.mark.parametrize("size", [(30, 16, 99), (16, 16, 40)])
+def test_counts_kept_from_count_to_count_are_the_counts(size) -> None:
+    """``_count_kept`` along a game's positions, its store kept from one to the next, gives
+    ``count_components``' floats bit for bit; the components the last count had are taken
+    from the store (checked by spoiling a stored count: the spoiled value then shows)."""
+    from minesweep_env.solver.probability.kernels import count_components
+
+    width, height, mines = size
+    rng = np.random.default_rng(5 + width)
+    first = tracked_kernels.COUNTED_AT
+    store = np.zeros((tracked_kernels.TRACK_ROWS - first, width * height), np.int64)
+    reused = 0
+    for flat in _positions(width, height, mines, rng, 30):
+        track, order, group_start, setup, numbers, count = _set_up(flat, height, width)
+        want = count_components(order, group_start, setup)
+        track[first:] = store
+        got = tracked_kernels._count_kept(order, group_start, setup, numbers, count, width, track)
+        for a, b in zip(got, want, strict=True):
+            assert np.array_equal(a, b)
+        after = track[first:].copy()
+        # Spoil the first layout count of every component the store holds, and count again.
+        track[first:] = store
+        index, kept = track[first], track[first + 1:].reshape(-1)
+        half = (kept.size - 2) // 2
+        keys, key_start = tracked_kernels._constraint_keys(
+            order, group_start, setup[1], setup[2], numbers, setup[3], count, track
+        )
+        spoiled = []  # (a component of one group is never stored)
+        for c in range(len(group_start) - 1):
+            groups = group_start[c + 1] - group_start[c]
+            at = tracked_kernels._stored_at(index, kept, half, kept[0], keys, key_start[c],
+                                            key_start[c + 1], groups)
+            if at >= 0:  # its layouts follow its head and its key
+                data = at + tracked_kernels._HEAD + key_start[c + 1] - key_start[c]
+                kept.view(np.float64)[data] = 7.0
+                spoiled.append(c)
+        if spoiled:
+            low, layouts = want[2], tracked_kernels._count_kept(
+                order, group_start, setup, numbers, count, width, track
+            )[1]
+            for c in spoiled:
+                assert layouts[c, low[c]] == 7.0 != want[1][c, low[c]]
+            reused += len(spoiled)
+        store = after
+    assert reused > 10

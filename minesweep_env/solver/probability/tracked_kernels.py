@@ -19,6 +19,10 @@ nothing until one of its numbers changes, so looking only at changed numbers
 reaches the same fixed point. The full count runs, as in
 :func:`~.proof_kernels.prove_flat`, exactly when that fixed point is empty,
 and every round flags and opens in increasing cell order.
+
+The full count keeps its counts too: a component whose constraints are exactly
+those of a component the game's last full count counted takes that count's
+floats (:func:`_count_kept`), so a probe recounts only the components it changed.
 """
 
 from __future__ import annotations
@@ -29,10 +33,12 @@ from numba import njit, types
 from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from .kernels import (
     COUNTED,
+    _count_component,
     combine_groups,
-    count_components,
     group_probabilities,
+    layouts_span,
     read_window,
+    scale_component,
     set_up_groups,
 )
 from .play_kernels import _flood, _probe_signature, proof_could_lose
@@ -53,7 +59,13 @@ NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
 need and covered-cell mask), then flags that are all 0 between calls."""
 WORK, LONE, PAIRS, CHANGED, MARKED, STACK, DECIDED = 7, 8, 9, 10, 11, 12, 13
 """Rows of ``track`` used as lists of cells within a call."""
-TRACK_ROWS = 14
+COUNTED_AT = 14
+"""Row of ``track`` indexed by cell: where the last full count stored the counts of the
+component whose first constraint is that number (see :func:`_count_kept`)."""
+STORE_ROWS = 12
+"""Rows of ``track`` after :data:`COUNTED_AT` that hold the stored counts: two halves, the
+last full count's and the one being made."""
+TRACK_ROWS = COUNTED_AT + 1 + STORE_ROWS
 """Rows of the ``track`` array (int64, (TRACK_ROWS, H * W)) a game keeps."""
 
 UNSEEN = 127
@@ -326,10 +338,10 @@ def _kept_frontier(height, width, covered, track):
     number was checked when it last changed, so none fails here.
 
     :param covered: the view's covered cells (the frontier has at most as many).
-    :returns: (cells, keys, key_of, constraint_at, needs, constraint count): the
+    :returns: (cells, keys, key_of, constraint_at, needs, numbers, constraint count): the
         frontier's cells in increasing order and their keys as ``_signature_keys`` gives
         them, each cell's key (-1 off the frontier), and the constraints as
-        ``_read_constraints`` numbers them.
+        ``_read_constraints`` numbers them (``numbers``: each constraint's cell).
     """
     n = height * width
     need, masks = track[NEED], track[MASK]
@@ -337,7 +349,8 @@ def _kept_frontier(height, width, covered, track):
     rows = np.empty((2, n), np.int64)
     rows.fill(-1)
     constraint_at, key_of = rows[0], rows[1]
-    needs = np.empty(n, np.int64)
+    per_constraint = np.empty((2, n), np.int64)
+    needs, numbers = per_constraint[0], per_constraint[1]
     listed = np.empty((2, covered), np.int64)
     cells, keys = listed[0], listed[1]
     count = 0
@@ -348,6 +361,7 @@ def _kept_frontier(height, width, covered, track):
             continue
         constraint_at[j] = count
         needs[count] = need[j]
+        numbers[count] = j
         count += 1
         y, x = j // width, j % width
         for bit in range(9):
@@ -367,7 +381,167 @@ def _kept_frontier(height, width, covered, track):
     _sort_prefix(cells, frontier)
     for k in range(frontier):
         keys[k] = key_of[cells[k]]
-    return cells[:frontier], keys[:frontier], key_of, constraint_at, needs, count
+    return cells[:frontier], keys[:frontier], key_of, constraint_at, needs, numbers, count
+
+
+@njit(cache=True)
+def _constraint_keys(order, group_start, touches, touch_count, numbers, needs, constraint_count,
+                     track):
+    """What defines each component's counts, as one int64 per constraint (its number, covered
+    mask and need): the constraints of component ``c`` at ``keys[key_start[c]:key_start[c + 1]]``
+    in increasing order.
+
+    A component's counts are a function of its constraints alone: they name its cells,
+    its groups (in the order of their smallest cell) and its needs, and the count walks
+    them in an order those fix; so equal keys give the same floats.
+    """
+    components = len(group_start) - 1
+    per_constraint = np.empty((2, constraint_count), np.int64)
+    component_of, keys = per_constraint[0], per_constraint[1]
+    for c in range(components):
+        for f in range(group_start[c], group_start[c + 1]):
+            g = order[f]
+            for t in range(touch_count[g]):
+                component_of[touches[g, t]] = c
+    starts = np.zeros((2, components + 1), np.int64)
+    key_start, fill = starts[0], starts[1]
+    for j in range(constraint_count):
+        key_start[component_of[j] + 1] += 1
+    for c in range(components):
+        key_start[c + 1] += key_start[c]
+        fill[c + 1] = key_start[c + 1]
+    masks = track[MASK]
+    for j in range(constraint_count):
+        number = numbers[j]
+        c = component_of[j]
+        keys[fill[c]] = (number << 13) | (masks[number] << 4) | needs[j]
+        fill[c] += 1
+    return keys, key_start
+
+
+_HEAD = 5
+"""Slots before a stored component's key: key length, groups, low, high, log of its scale."""
+
+
+@njit(cache=True)
+def _stored_at(index, store, half, last_count, keys, first, last, groups):
+    """Where in ``store`` full count number ``last_count`` left the counts of the component
+    with constraints ``keys[first:last]`` and ``groups`` groups, or -1."""
+    slot = index[keys[first] >> 13]
+    if slot >> 32 != last_count:  # not stored by that count
+        return -1
+    at = 2 + half * (last_count & 1) + (slot & 0xFFFFFFFF)
+    if store[at] != last - first or store[at + 1] != groups:
+        return -1
+    for k in range(last - first):
+        if store[at + _HEAD + k] != keys[first + k]:
+            return -1
+    return at
+
+
+@njit(cache=True)
+def _count_kept(order, group_start, setup, numbers, constraint_count, width, track):
+    """:func:`~.kernels.count_components` (same returns, the same floats), taking the
+    counts of each component the game's last full count counted too from a store, and
+    storing the counts of this one's for the next.
+
+    A probe or a round changes a few constraints; the components away from them are the
+    ones the last full count had. Their counts are stored in ``track`` after
+    :data:`COUNTED_AT` (two halves: the last count's, read, and this one's, written;
+    ``store[0]`` numbers the full counts that stored, ``store[1]`` is the board's width),
+    found through the row :data:`COUNTED_AT` at the component's first constraint, and
+    compared key by key (:func:`_constraint_keys`), so a count is reused only when its
+    component is the same exactly. A component of one group is counted at once, cheaper
+    than stored: a position of such components leaves the store as it is.
+    """
+    sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
+    components = len(group_start) - 1
+    group_count = len(sizes)
+    span = layouts_span(most)
+    layouts = np.zeros((components, span))
+    mine = np.zeros((group_count, span))
+    free = np.zeros((group_count, span))
+    low = np.empty(components, np.int64)
+    high = np.empty(components, np.int64)
+    scale = 0.0
+    stores = group_count > components  # some component has several groups
+    if stores:
+        keys, key_start = _constraint_keys(order, group_start, touches, touch_count, numbers,
+                                           needs, constraint_count, track)
+    else:
+        keys = key_start = np.empty(0, np.int64)
+    index = track[COUNTED_AT]
+    store = track[COUNTED_AT + 1:].reshape(-1)
+    floats = store.view(np.float64)
+    half = (len(store) - 2) // 2
+    last_count = store[0]
+    # Counts are numbered from 1 (a new track holds 0s) and never reuse a number, so an
+    # index entry with the last one's number was written by it; this one's number is taken
+    # before it stores anything, so a count that stops halfway leaves only whole entries.
+    reuse = stores and last_count > 0 and store[1] == width  # else: another board's cells
+    if stores:
+        store[0] = last_count + 1
+        store[1] = width
+    base = 2 + half * ((last_count + 1) & 1)
+    written = 0
+    for c in range(components):
+        members = order[group_start[c]:group_start[c + 1]]
+        many = len(members) > 1
+        if many and stores:
+            first, last = key_start[c], key_start[c + 1]
+        else:
+            first = last = 0
+        at = -1
+        if many and reuse:
+            at = _stored_at(index, store, half, last_count, keys, first, last, len(members))
+        if at >= 0:
+            low[c], high[c] = store[at + 2], store[at + 3]
+            log_scale = floats[at + 4]
+            data = at + _HEAD + last - first
+            for k in range(low[c], high[c] + 1):
+                layouts[c, k] = floats[data]
+                data += 1
+            for g in members:
+                for k in range(low[c], high[c] + 1):
+                    mine[g, k] = floats[data]
+                    free[g, k] = floats[data + 1]
+                    data += 2
+        else:
+            counted = _count_component(
+                members, sizes, touches, touch_count, needs, by_start, by_members, scratch,
+                most[c], layouts[c], mine, free,
+            )
+            if counted != COUNTED:
+                return counted, layouts, low, high, mine, free, scale
+            counted, log_scale = scale_component(c, members, layouts, mine, free, low, high,
+                                                 span)
+            if counted != COUNTED:
+                return counted, layouts, low, high, mine, free, scale
+        scale += log_scale
+        if not many:
+            continue
+        # Stored for the next full count when it fits (else that one counts it again).
+        wide = high[c] - low[c] + 1
+        size = _HEAD + last - first + wide * (1 + 2 * len(members))
+        if written + size <= half:
+            at = base + written
+            store[at], store[at + 1] = last - first, len(members)
+            store[at + 2], store[at + 3] = low[c], high[c]
+            floats[at + 4] = log_scale
+            for k in range(last - first):
+                store[at + _HEAD + k] = keys[first + k]
+            data = at + _HEAD + last - first
+            for k in range(low[c], high[c] + 1):
+                floats[data] = layouts[c, k]
+                data += 1
+            for g in members:
+                for k in range(low[c], high[c] + 1):
+                    floats[data] = mine[g, k]
+                    floats[data + 1] = free[g, k]
+                    data += 2
+            index[keys[first] >> 13] = (last_count + 1) << 32 | written
+            written += size
+    return COUNTED, layouts, low, high, mine, free, scale
 
 
 @njit(cache=True)
@@ -380,13 +554,15 @@ def _full_count_kept(flat, height, width, total, left, covered, codes, probabili
     frontier from the kept masks), and the cells off the frontier are written by one pass
     over the board instead of a list of them.
     """
-    cells, keys, key_of, constraint_at, needs, constraint_count = _kept_frontier(
+    cells, keys, key_of, constraint_at, needs, numbers, constraint_count = _kept_frontier(
         height, width, covered, track
     )
     cells, start, order, group_start, setup = set_up_groups(
         cells, keys, height, width, constraint_at, needs, constraint_count
     )
-    status, layouts, low, high, mine, free, scale = count_components(order, group_start, setup)
+    status, layouts, low, high, mine, free, scale = _count_kept(
+        order, group_start, setup, numbers, constraint_count, width, track
+    )
     if status != COUNTED:
         return DEFER, 0
     groups = len(start) - 1
