@@ -23,6 +23,7 @@ be worth a count.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
@@ -32,6 +33,11 @@ from .influence import tally_layouts
 
 MAX_ENABLERS = 3
 """Most enablers a would-be twin may need to be counted (JSMinesweeper's figure)."""
+SCAN_ENABLERS = {"pair": 1, "box": 2}
+"""Most enablers of a would-be twin in the whole-board :func:`scan`, by shape."""
+SCAN_SHARE = 0.025
+"""Share of the layouts above which :func:`scan` counts a would-be twin (a horizontal
+pair's share is taken twice, as JSMinesweeper does)."""
 
 Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(mines, safe, outside): the cells taken as mines and as safe, and the cells
@@ -67,11 +73,14 @@ def shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Sh
                 yield "box", (mines, safe, flat(corners))
 
 
-def potential(board: Board, weights: Weights, cell: int, cache: dict | None = None) -> int:
+def potential(
+    board: Board, weights: Weights, cell: int, cache: dict | None = None, extra: int = 0
+) -> int:
     """The layouts in which ``cell`` is a mine of a 50/50 that may still form around
     it (see the module's docstring); 0 without a known mine total.
 
     :param weights: the engine's weights of ``board``.
+    :param extra: layouts added before the cap (the cell's :attr:`Scan.enablers` count).
     """
     mine = weights.mine_weight.get(cell)
     if weights.mines_left is None or mine is None:
@@ -96,4 +105,57 @@ def potential(board: Board, weights: Weights, cell: int, cache: dict | None = No
             pairs += tally
         else:
             box = max(box, tally)
-    return min(pairs + box, mine, layouts - mine)
+    return min(pairs + box + extra, mine, layouts - mine)
+
+
+@dataclass(frozen=True)
+class Scan:
+    """The would-be twins of a whole position that need few enablers (:func:`scan`)."""
+
+    enablers: dict[int, int] = field(default_factory=dict)
+    """Per cell, the layouts of the would-be twins it is an enabler of: were it a mine,
+    one of those could form, so it shares their risk though it lies outside them."""
+    inside: dict[int, int] = field(default_factory=dict)
+    """Per cell, the layouts of the would-be twins it is part of."""
+
+
+def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
+    """Every pair needing at most one enabler and every 2x2 box needing at most two,
+    over the whole board (JSMinesweeper's long-term risk scan), whose layouts (counted
+    as in :func:`potential`) are over :data:`SCAN_SHARE` of the position's.
+
+    Its enablers count toward their own 50/50 factor (:func:`potential`'s ``extra``),
+    and the agent may look at the cells of either kind as candidates.
+    """
+    found = Scan()
+    if weights.mines_left is None:
+        return found
+    flat = board.grid.reshape(-1)
+    layouts = weights.layouts
+    mine = weights.mine_weight
+
+    def hidden(c: int) -> bool:
+        return flat[c] == COVERED and mine.get(c) != layouts
+
+    for cell in range(flat.size):
+        if not hidden(cell):
+            continue
+        for kind, (mines, safe, outside) in shapes_holding(board.width, board.height, cell):
+            if mines[0] != cell or not all(hidden(c) for c in mines[1:] + safe):
+                continue  # each shape once, from its first mine
+            if any(flat[c] >= 0 or flat[c] == KNOWN_SAFE for c in outside):
+                continue
+            enablers = [c for c in outside if hidden(c)]
+            if len(enablers) > SCAN_ENABLERS[kind] or len(enablers) + len(mines) > (
+                weights.mines_left
+            ):
+                continue
+            tally = tally_layouts(board, enablers + list(mines), safe, cache)
+            horizontal = kind == "pair" and safe[0] == cell + 1
+            if tally * (2 if horizontal else 1) <= SCAN_SHARE * layouts:
+                continue
+            for c in enablers:
+                found.enablers[c] = found.enablers.get(c, 0) + tally
+            for c in mines + safe:
+                found.inside[c] = found.inside.get(c, 0) + tally
+    return found
