@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
 from minesweep_env.solver.probability import Weights
@@ -108,6 +110,42 @@ def potential(
     return min(pairs + box + extra, mine, layouts - mine)
 
 
+def _anchors(board: Board, weights: Weights) -> np.ndarray:
+    """Flat cells that may be the first mine of a shape :func:`scan` counts: all its
+    cells hidden, no probed cell outside it and few hidden ones (the same tests, on
+    whole arrays), so the scan's exact loop looks only at these."""
+    height, width = board.grid.shape
+    layouts = weights.layouts
+    hidden = board.grid == COVERED
+    for cell, weight in weights.mine_weight.items():
+        if weight == layouts:
+            hidden.reshape(-1)[cell] = False
+    probed = (board.grid >= 0) | (board.grid == KNOWN_SAFE)
+    # Padded by two on every side (off the board: neither hidden nor probed), so a
+    # shape's cell (x + dx, y + dy) of the anchor (x, y) is the slice at (2 + dy, 2 + dx).
+    pad_h = np.pad(hidden, 2).astype(np.int8)
+    pad_p = np.pad(probed, 2).astype(np.int8)
+
+    def at(grid: np.ndarray, dx: int, dy: int) -> np.ndarray:
+        return grid[2 + dy : 2 + dy + height, 2 + dx : 2 + dx + width]
+
+    def fits(inside: list, outside: list, limit: int) -> np.ndarray:
+        ok = np.ones((height, width), bool)
+        for dx, dy in inside:
+            ok &= at(pad_h, dx, dy).astype(bool)
+        ok &= sum(at(pad_p, dx, dy) for dx, dy in outside) == 0
+        return ok & (sum(at(pad_h, dx, dy) for dx, dy in outside) <= limit)
+
+    sides = (-1, 0, 1)
+    pair, box = SCAN_ENABLERS["pair"], SCAN_ENABLERS["box"]
+    across = fits([(0, 0), (1, 0)], [(dx, dy) for dx in (-1, 2) for dy in sides], pair)
+    down = fits([(0, 0), (0, 1)], [(dx, dy) for dy in (-1, 2) for dx in sides], pair)
+    square = fits(
+        [(0, 0), (1, 0), (0, 1), (1, 1)], [(dx, dy) for dx in (-1, 2) for dy in (-1, 2)], box
+    )
+    return np.flatnonzero(across | down | square)
+
+
 @dataclass(frozen=True)
 class Scan:
     """The would-be twins of a whole position that need few enablers (:func:`scan`)."""
@@ -137,11 +175,9 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
     def hidden(c: int) -> bool:
         return flat[c] == COVERED and mine.get(c) != layouts
 
-    for cell in range(flat.size):
-        if not hidden(cell):
-            continue
+    for cell in _anchors(board, weights).tolist():
         for kind, (mines, safe, outside) in shapes_holding(board.width, board.height, cell):
-            if mines[0] != cell or not all(hidden(c) for c in mines[1:] + safe):
+            if mines[0] != cell or not all(hidden(c) for c in mines + safe):
                 continue  # each shape once, from its first mine
             if any(flat[c] >= 0 or flat[c] == KNOWN_SAFE for c in outside):
                 continue
