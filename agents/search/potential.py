@@ -31,6 +31,7 @@ from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
 from minesweep_env.solver.probability import Weights
 
+from .candidates import off_frontier
 from .influence import tally_layouts
 
 MAX_ENABLERS = 3
@@ -171,6 +172,10 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
     flat = board.grid.reshape(-1)
     layouts = weights.layouts
     mine = weights.mine_weight
+    far = off_frontier(board.grid).reshape(-1)
+    # Cells off the frontier are alike to the engine: a shape all of whose cells and
+    # enablers lie there has a count that depends only on how many are mines and safe.
+    alike: dict[tuple[int, int], int] = {}
 
     def hidden(c: int) -> bool:
         return flat[c] == COVERED and mine.get(c) != layouts
@@ -186,7 +191,14 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
                 weights.mines_left
             ):
                 continue
-            tally = tally_layouts(board, enablers + list(mines), safe, cache)
+            fixed = enablers + list(mines)
+            if all(far[c] for c in fixed + list(safe)):
+                key = (len(fixed), len(safe))
+                if key not in alike:
+                    alike[key] = tally_layouts(board, fixed, safe, cache)
+                tally = alike[key]
+            else:
+                tally = tally_layouts(board, fixed, safe, cache)
             horizontal = kind == "pair" and safe[0] == cell + 1
             if tally * (2 if horizontal else 1) <= SCAN_SHARE * layouts:
                 continue
