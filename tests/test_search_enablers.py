@@ -134,7 +134,8 @@ def test_the_expected_clears_are_the_living_safe_cells_each_number_leaves(board)
 
 
 def test_the_tie_break_by_clears_only_chooses_among_equal_scores():
-    plain, ties = make_agent("search"), make_agent("search:tie_clears=1")
+    base = "search:enablers=0:influenced=0"  # the tie-break alone
+    plain, ties = make_agent(f"{base}:tie_clears=0"), make_agent(f"{base}:tie_clears=1")
     changed = 0
     for seed in [*range(40), 498]:  # position 498 has a tie the clears break otherwise
         board, _ = random_position(seed, max_side=8, flag_share=0.1)
@@ -170,7 +171,10 @@ def test_influenced_cells_join_the_candidates():
 
 
 def test_the_settings_reach_the_agent_and_its_description():
-    agent = make_agent("search:enablers=1:influenced=0.9:tie_clears=1")
+    agent = make_agent("search")  # on by default since session 9
     assert agent.enablers and agent.influenced == 0.9 and agent.tie_clears
     text = agent.describe()
     assert "enablers" in text and "influenced cells over 0.9" in text and "clears" in text
+    old = make_agent("search:enablers=0:influenced=0:tie_clears=0")  # the session-8 default
+    assert not old.enablers and not old.influenced and not old.tie_clears
+    assert "enablers" not in old.describe() and "clears" not in old.describe()
