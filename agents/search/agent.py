@@ -46,7 +46,8 @@ the candidates when their safety with that risk given back is close to the best)
 ``tie_clears`` (exact ties go to the larger expected number of living clears). Together
 they raise the agreement with JSMinesweeper's choice on recorded expert positions from
 89% to 94%, and the win rate by +0.25 points (+0.02 to +0.48) on 10,000 paired expert
-games over the session-8 defaults (``enablers=0:influenced=0:tie_clears=0``).
+games over the session-8 defaults (``enablers=0:influenced=0:tie_clears=0``), +0.22
+(+0.06 to +0.39) on 20,000.
 
 Settings off by default, each measured against the default on the same games
 and found no better (benchmarks/results/strength.md): ``shared_weight``,
