@@ -117,6 +117,25 @@ class Outcome:
         weight = next((w for w, c in ranked if living(c)), ranked[0][0])
         return 1.0 - weight / layouts
 
+    @cached_property
+    def _open_and_living(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+        """(mine weight, cell), safest first, of the covered cells that are not certain
+        mines, and of those the *living* ones (see :meth:`living_safety`); ``None``
+        when nothing is left to guess."""
+        flat = self.board.grid.reshape(-1)
+        layouts = self.weights.layouts
+        mine = self.weights.mine_weight
+        covered = [c for c in mine if flat[c] == COVERED]
+        undecided = {c for c in covered if (w := mine[c]) is None or 0 < w < layouts}
+        if not undecided:
+            return None
+        table = neighbour_table(self.board.width, self.board.height)
+        open_weights = sorted(
+            (w, c) for c in covered if (w := mine[c]) is not None and w < layouts
+        )
+        living = [(w, c) for w, c in open_weights if any(n in undecided for n in table[c])]
+        return open_weights, living
+
     def secondary_safety(self) -> float:
         """The next guess as JSMinesweeper values it: the safest *living* cell
         (see :meth:`living_safety`) blended 4 to 1 with the second safest living one.
@@ -127,25 +146,23 @@ class Outcome:
         taken as certain death (safety 0), as JSMinesweeper does when no cell is
         off the frontier. When no cell lives, the safest of all stands in for both.
         """
-        flat = self.board.grid.reshape(-1)
-        layouts = self.weights.layouts
-        mine = self.weights.mine_weight
-        covered = [c for c in mine if flat[c] == COVERED]
-        undecided = {c for c in covered if (w := mine[c]) is None or 0 < w < layouts}
-        if not undecided:
+        found = self._open_and_living
+        if found is None:
             return 1.0  # nothing left to guess
-        table = neighbour_table(self.board.width, self.board.height)
-        open_weights = sorted(
-            (w, c) for c in covered if (w := mine[c]) is not None and w < layouts
-        )
-        living = [w for w, c in open_weights if any(n in undecided for n in table[c])]
+        open_weights, living = found
         if not living:
             if not open_weights:  # no total known and no frontier left: nothing to go on
                 return 0.5
-            living = [open_weights[0][0]] * 2
-        best = 1.0 - living[0] / layouts
-        second = 1.0 - living[1] / layouts if len(living) > 1 else 0.0
+            living = [open_weights[0]] * 2
+        layouts = self.weights.layouts
+        best = 1.0 - living[0][0] / layouts
+        second = 1.0 - living[1][0] / layouts if len(living) > 1 else 0.0
         return (4 * best + second) / 5
+
+    def living_clears(self) -> int:
+        """The living covered cells proven safe (JSMinesweeper's *living clears*)."""
+        found = self._open_and_living
+        return 0 if found is None else sum(1 for w, _ in found[1] if w == 0)
 
 
 def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome]:
@@ -187,6 +204,9 @@ class Assessment:
     factor: float = 1.0
     """The agent's potential 50/50 factor on the survival (see :mod:`.potential`),
     set by the agent once it has weighed the candidates (1: none)."""
+    expected_clears: float = 0.0
+    """The expected number of living cells its number proves safe (with
+    ``secondary`` only; JSMinesweeper's tie-break)."""
 
 
 def assess(
@@ -225,12 +245,12 @@ def assess(
     clears = common_clears(board, cell, found)
     if depth <= 1:
         return Assessment(cell, safety, progress, safety, clears, len(found))
+    if secondary and depth == 2:
+        return _secondary(weights, cell, safety, progress, clears, found)
     total = 0.0
     for outcome in found:
         share = outcome.weights.layouts / weights.layouts
-        if secondary and depth == 2:
-            total += share * outcome.secondary_safety()
-        elif living and depth == 2:
+        if living and depth == 2:
             total += share * outcome.living_safety()
         elif blend and depth == 2:
             total += share * outcome.blended_safety()
@@ -239,6 +259,24 @@ def assess(
         else:
             total += share * best_survival(outcome, depth - 1, cache, width_at, fast)
     return Assessment(cell, safety, progress, total, clears, len(found))
+
+
+def _secondary(
+    weights: Weights,
+    cell: int,
+    safety: float,
+    progress: float,
+    clears: tuple[int, ...],
+    found: list[Outcome],
+) -> Assessment:
+    """:func:`assess` at depth 2 with ``secondary``: the next guess valued by
+    :meth:`Outcome.secondary_safety`, and the expected living clears."""
+    total, expected = 0.0, 0.0
+    for outcome in found:
+        share = outcome.weights.layouts / weights.layouts
+        total += share * outcome.secondary_safety()
+        expected += share * outcome.living_clears()
+    return Assessment(cell, safety, progress, total, clears, len(found), expected_clears=expected)
 
 
 def common_clears(board: Board, cell: int, found: list[Outcome]) -> tuple[int, ...]:

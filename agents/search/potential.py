@@ -23,15 +23,24 @@ be worth a count.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
 from minesweep_env.solver.probability import Weights
 
+from .candidates import off_frontier
 from .influence import tally_layouts
 
 MAX_ENABLERS = 3
 """Most enablers a would-be twin may need to be counted (JSMinesweeper's figure)."""
+SCAN_ENABLERS = {"pair": 1, "box": 2}
+"""Most enablers of a would-be twin in the whole-board :func:`scan`, by shape."""
+SCAN_SHARE = 0.025
+"""Share of the layouts above which :func:`scan` counts a would-be twin (a horizontal
+pair's share is taken twice, as JSMinesweeper does)."""
 
 Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(mines, safe, outside): the cells taken as mines and as safe, and the cells
@@ -67,11 +76,14 @@ def shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Sh
                 yield "box", (mines, safe, flat(corners))
 
 
-def potential(board: Board, weights: Weights, cell: int, cache: dict | None = None) -> int:
+def potential(
+    board: Board, weights: Weights, cell: int, cache: dict | None = None, extra: int = 0
+) -> int:
     """The layouts in which ``cell`` is a mine of a 50/50 that may still form around
     it (see the module's docstring); 0 without a known mine total.
 
     :param weights: the engine's weights of ``board``.
+    :param extra: layouts added before the cap (the cell's :attr:`Scan.enablers` count).
     """
     mine = weights.mine_weight.get(cell)
     if weights.mines_left is None or mine is None:
@@ -96,4 +108,102 @@ def potential(board: Board, weights: Weights, cell: int, cache: dict | None = No
             pairs += tally
         else:
             box = max(box, tally)
-    return min(pairs + box, mine, layouts - mine)
+    return min(pairs + box + extra, mine, layouts - mine)
+
+
+def _anchors(board: Board, weights: Weights) -> np.ndarray:
+    """Flat cells that may be the first mine of a shape :func:`scan` counts: all its
+    cells hidden, no probed cell outside it and few hidden ones (the same tests, on
+    whole arrays), so the scan's exact loop looks only at these."""
+    height, width = board.grid.shape
+    layouts = weights.layouts
+    hidden = board.grid == COVERED
+    for cell, weight in weights.mine_weight.items():
+        if weight == layouts:
+            hidden.reshape(-1)[cell] = False
+    probed = (board.grid >= 0) | (board.grid == KNOWN_SAFE)
+    # Padded by two on every side (off the board: neither hidden nor probed), so a
+    # shape's cell (x + dx, y + dy) of the anchor (x, y) is the slice at (2 + dy, 2 + dx).
+    pad_h = np.pad(hidden, 2).astype(np.int8)
+    pad_p = np.pad(probed, 2).astype(np.int8)
+
+    def at(grid: np.ndarray, dx: int, dy: int) -> np.ndarray:
+        return grid[2 + dy : 2 + dy + height, 2 + dx : 2 + dx + width]
+
+    def fits(inside: list, outside: list, limit: int) -> np.ndarray:
+        ok = np.ones((height, width), bool)
+        for dx, dy in inside:
+            ok &= at(pad_h, dx, dy).astype(bool)
+        ok &= sum(at(pad_p, dx, dy) for dx, dy in outside) == 0
+        return ok & (sum(at(pad_h, dx, dy) for dx, dy in outside) <= limit)
+
+    sides = (-1, 0, 1)
+    pair, box = SCAN_ENABLERS["pair"], SCAN_ENABLERS["box"]
+    across = fits([(0, 0), (1, 0)], [(dx, dy) for dx in (-1, 2) for dy in sides], pair)
+    down = fits([(0, 0), (0, 1)], [(dx, dy) for dy in (-1, 2) for dx in sides], pair)
+    square = fits(
+        [(0, 0), (1, 0), (0, 1), (1, 1)], [(dx, dy) for dx in (-1, 2) for dy in (-1, 2)], box
+    )
+    return np.flatnonzero(across | down | square)
+
+
+@dataclass(frozen=True)
+class Scan:
+    """The would-be twins of a whole position that need few enablers (:func:`scan`)."""
+
+    enablers: dict[int, int] = field(default_factory=dict)
+    """Per cell, the layouts of the would-be twins it is an enabler of: were it a mine,
+    one of those could form, so it shares their risk though it lies outside them."""
+    inside: dict[int, int] = field(default_factory=dict)
+    """Per cell, the layouts of the would-be twins it is part of."""
+
+
+def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
+    """Every pair needing at most one enabler and every 2x2 box needing at most two,
+    over the whole board (JSMinesweeper's long-term risk scan), whose layouts (counted
+    as in :func:`potential`) are over :data:`SCAN_SHARE` of the position's.
+
+    Its enablers count toward their own 50/50 factor (:func:`potential`'s ``extra``),
+    and the agent may look at the cells of either kind as candidates.
+    """
+    found = Scan()
+    if weights.mines_left is None:
+        return found
+    flat = board.grid.reshape(-1)
+    layouts = weights.layouts
+    mine = weights.mine_weight
+    far = off_frontier(board.grid).reshape(-1)
+    # Cells off the frontier are alike to the engine: a shape all of whose cells and
+    # enablers lie there has a count that depends only on how many are mines and safe.
+    alike: dict[tuple[int, int], int] = {}
+
+    def hidden(c: int) -> bool:
+        return flat[c] == COVERED and mine.get(c) != layouts
+
+    for cell in _anchors(board, weights).tolist():
+        for kind, (mines, safe, outside) in shapes_holding(board.width, board.height, cell):
+            if mines[0] != cell or not all(hidden(c) for c in mines + safe):
+                continue  # each shape once, from its first mine
+            if any(flat[c] >= 0 or flat[c] == KNOWN_SAFE for c in outside):
+                continue
+            enablers = [c for c in outside if hidden(c)]
+            if len(enablers) > SCAN_ENABLERS[kind] or len(enablers) + len(mines) > (
+                weights.mines_left
+            ):
+                continue
+            fixed = enablers + list(mines)
+            if all(far[c] for c in fixed + list(safe)):
+                key = (len(fixed), len(safe))
+                if key not in alike:
+                    alike[key] = tally_layouts(board, fixed, safe, cache)
+                tally = alike[key]
+            else:
+                tally = tally_layouts(board, fixed, safe, cache)
+            horizontal = kind == "pair" and safe[0] == cell + 1
+            if tally * (2 if horizontal else 1) <= SCAN_SHARE * layouts:
+                continue
+            for c in enablers:
+                found.enablers[c] = found.enablers.get(c, 0) + tally
+            for c in mines + safe:
+                found.inside[c] = found.inside.get(c, 0) + tally
+    return found
