@@ -46,8 +46,8 @@ from .kernels import (
     _count_component,
     _set_up,
     combine_groups,
+    count_buffers,
     count_groups,
-    layouts_span,
     scale_component,
     weigh_groups_scaled,
     write_probabilities,
@@ -225,12 +225,7 @@ def _shared_trials(grid, total, cell, numbers, log_layouts, progress):
             for t in range(touch_count[g]):
                 if touches[g, t] == own_constraint:
                     own = c
-    span = layouts_span(most)
-    layouts = np.zeros((components, span))
-    mine = np.zeros((group_count, span))
-    free = np.zeros((group_count, span))
-    low = np.empty(components, np.int64)
-    high = np.empty(components, np.int64)
+    span, layouts, mine, free, low, high = count_buffers(components, group_count, most)
     logs = np.zeros(components)
     room = 0
     for g in range(group_count):
@@ -384,12 +379,7 @@ def weight_residues_into(grid, total, primes, factorials, inverses, residues, si
     for c in range(components):
         if most[c] > EXACT_CELLS:
             return -1, 0
-    span = layouts_span(most)
-    layouts = np.zeros((components, span))
-    mine = np.zeros((group_count, span))
-    free = np.zeros((group_count, span))
-    low = np.empty(components, np.int64)
-    high = np.empty(components, np.int64)
+    span, layouts, mine, free, low, high = count_buffers(components, group_count, most)
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
         if _count_component(

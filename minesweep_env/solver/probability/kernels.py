@@ -808,12 +808,7 @@ def count_components(order, group_start, setup):
     sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
     components = len(group_start) - 1
     group_count = len(sizes)
-    span = layouts_span(most)
-    layouts = np.zeros((components, span))
-    mine = np.zeros((group_count, span))
-    free = np.zeros((group_count, span))
-    low = np.empty(components, np.int64)
-    high = np.empty(components, np.int64)
+    span, layouts, mine, free, low, high = count_buffers(components, group_count, most)
     scale = 0.0
     for c in range(components):
         members = order[group_start[c] : group_start[c + 1]]
@@ -879,6 +874,21 @@ def layouts_span(most):
     for c in range(len(most)):
         span = max(span, most[c] + 1)
     return span
+
+
+@njit(cache=True, inline="always")
+def count_buffers(components, group_count, most):
+    """The arrays a count of ``components`` components over ``group_count`` groups fills,
+    with their span of mine counts: (span, layouts, mine, free, low, high), as
+    :func:`count_groups` names them. One place for their shapes: four counts (here, the
+    tracked kernel's and two of the greedy kernel's) fill them."""
+    span = layouts_span(most)
+    layouts = np.zeros((components, span))
+    mine = np.zeros((group_count, span))
+    free = np.zeros((group_count, span))
+    low = np.empty(components, np.int64)
+    high = np.empty(components, np.int64)
+    return span, layouts, mine, free, low, high
 
 
 @njit(cache=True)

@@ -35,8 +35,8 @@ from .kernels import (
     COUNTED,
     _count_component,
     combine_groups,
+    count_buffers,
     group_probabilities,
-    layouts_span,
     read_window,
     scale_component,
     set_up_groups,
@@ -457,12 +457,7 @@ def _count_kept(order, group_start, setup, numbers, constraint_count, width, tra
     sizes, touches, touch_count, needs, by_start, by_members, scratch, most, _ = setup
     components = len(group_start) - 1
     group_count = len(sizes)
-    span = layouts_span(most)
-    layouts = np.zeros((components, span))
-    mine = np.zeros((group_count, span))
-    free = np.zeros((group_count, span))
-    low = np.empty(components, np.int64)
-    high = np.empty(components, np.int64)
+    span, layouts, mine, free, low, high = count_buffers(components, group_count, most)
     scale = 0.0
     stores = group_count > components  # some component has several groups
     if stores:
