@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import FLAGGED
+from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield
+from minesweep_env.solver.probability import Weights, count_position
 
 
 def random_position(
@@ -35,3 +38,33 @@ def random_position(
         if rng.random() < flag_share:
             view[index] = FLAGGED
     return Board(field.view.copy(), mines), layout
+
+
+def undecided_positions(
+    count: int,
+    *,
+    tries_per_position: int,
+    flag_share: float,
+    limit: int = 2000,
+    accept: Callable[[Board, Weights], bool] | None = None,
+) -> list[Board]:
+    """The first ``count`` random positions (seeds 0, 1, ...) with at least 6 cells, at most
+    ``limit`` layouts and some covered cell undecided (and that ``accept`` takes): the
+    inputs of the search tests, small enough to enumerate, with a guess left to make."""
+    found = []
+    for seed in range(tries_per_position * count):
+        board, _ = random_position(seed, max_side=6, flag_share=flag_share)
+        if board.grid.size < 6:
+            continue
+        weights = count_position(board)
+        covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
+        if weights.layouts > limit or not any(
+            0 < (weights.mine_weight[c] or 0) < weights.layouts for c in covered
+        ):
+            continue
+        if accept is not None and not accept(board, weights):
+            continue
+        found.append(board)
+        if len(found) == count:
+            return found
+    raise AssertionError(f"only {len(found)} positions fit")

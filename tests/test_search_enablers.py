@@ -5,9 +5,8 @@ clears (``tie_clears``)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from positions import random_position
+from positions import random_position, undecided_positions
 
 from minesweep_env import Board
 from minesweep_env.core.cells import COVERED, neighbour_table
@@ -25,25 +24,10 @@ from semiautomines_agents.search.potential import (
 
 
 def _positions(count: int, need_scan: bool = False) -> list[Board]:
-    """Random small positions with the total known and something undecided (with
-    ``need_scan``: only those whose scan finds a would-be twin with an enabler)."""
-    found = []
-    for seed in range(400 * count):
-        board, _ = random_position(seed, max_side=6, flag_share=0.3)
-        if board.grid.size < 6:
-            continue
-        weights = count_position(board)
-        covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
-        if weights.layouts > 2000 or not any(
-            0 < (weights.mine_weight[c] or 0) < weights.layouts for c in covered
-        ):
-            continue
-        if need_scan and not scan(board, weights).enablers:
-            continue
-        found.append(board)
-        if len(found) == count:
-            return found
-    raise AssertionError(f"only {len(found)} positions fit")
+    """Random positions with the total known, something undecided, few layouts (and, with
+    ``need_scan``, an enabler outside some would-be twin)."""
+    accept = (lambda board, weights: bool(scan(board, weights).enablers)) if need_scan else None
+    return undecided_positions(count, tries_per_position=400, flag_share=0.3, accept=accept)
 
 
 POSITIONS = _positions(20)

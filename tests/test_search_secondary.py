@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from positions import random_position
+from positions import undecided_positions
 
 from minesweep_env import Board
 from minesweep_env.core.cells import COVERED, neighbour_table
@@ -19,21 +19,7 @@ from semiautomines_agents.search.potential import MAX_ENABLERS, potential, shape
 
 def _positions(count: int, limit: int = 2000) -> list[Board]:
     """Random positions with the total known, something undecided, few layouts."""
-    found = []
-    for seed in range(200 * count):
-        board, _ = random_position(seed, max_side=6, flag_share=0.2)
-        if board.grid.size < 6:
-            continue
-        weights = count_position(board)
-        covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
-        if weights.layouts > limit or not any(
-            0 < (weights.mine_weight[c] or 0) < weights.layouts for c in covered
-        ):
-            continue
-        found.append(board)
-        if len(found) == count:
-            return found
-    raise AssertionError(f"only {len(found)} positions fit")
+    return undecided_positions(count, tries_per_position=200, flag_share=0.2, limit=limit)
 
 
 POSITIONS = _positions(30)
