@@ -211,7 +211,8 @@ def test_ctrl_c_writes_partial_results_and_frees_the_cluster(ray_address, tmp_pa
     run = json.loads((folder / "run.json").read_text())
     assert run["interrupted"] and 100 <= run["played_games"] < run["planned_games"]
     assert len(games_rows(folder)) == run["played_games"]
-    # The interrupted run's queued chunks were cancelled: the cluster's CPUs come back.
+    # The interrupted run's chunks end (they finish, or Ray ends them with the driver):
+    # the cluster's CPUs come back.
     deadline = time.monotonic() + 30
     while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
