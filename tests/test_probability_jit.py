@@ -181,7 +181,7 @@ def test_the_compile_families_hold_every_kernel_exactly_once() -> None:
 
     jobs = [name for family in warm.COMPILE_GROUPS for name in family]
     wanted = [f"fast.{i}" for i in range(len(fast.KERNELS))]
-    wanted += ["play", "tracked", "batch", "view", "generation", "layout", "lookahead"]
+    wanted += ["play", "tracked", "batch", "step", "view", "generation", "layout", "lookahead"]
     assert sorted(jobs) == sorted(wanted)
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
+from typing import NamedTuple
 
 import numpy as np
 
@@ -105,6 +106,36 @@ def batch_kernels() -> ModuleType:
     from ..solver.probability import batch_kernels as kernels
 
     return kernels
+
+
+@cache
+def step_kernels() -> ModuleType:
+    """The vector env's whole-step kernels (:func:`batch_kernels`' reason to be held)."""
+    from ..solver.probability import step_kernels as kernels
+
+    return kernels
+
+
+class StepOutputs(NamedTuple):
+    """The vector env's arrays that :meth:`BoardBatch.step_compiled` writes beside the batch's
+    own (:func:`~minesweep_env.solver.probability.step_kernels.finish_boards` says how)."""
+
+    progress: bool
+    """``reward="progress"``: the cells opened over the safe cells count in the reward."""
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    stale: np.ndarray
+    """``bool`` (N): the boards whose mine-probability plane is out of date."""
+    observations: np.ndarray
+    """``uint8`` (N, row): each board's observation, flat (the grid's bytes in grid mode)."""
+    masks: np.ndarray
+    planes: bool
+    """The observations are the one-hot planes (else the grid)."""
+    stepping: np.ndarray
+    """``int64``: the boards stepped this step (probed or not), to truncate."""
+    steps: np.ndarray
+    max_steps: int
 
 
 class Changes:
@@ -183,6 +214,7 @@ class BoardBatch:
         self.win_rule = win_rule
         cells = width * height
         self.mines = np.zeros((num_boards, cells), dtype=bool)
+        self._mine_bytes = self.mines.view(np.int8)  # as the compiled steps take the mines
         self.numbers = np.zeros((num_boards, cells), dtype=np.int8)
         self.view = np.full((num_boards, cells), COVERED, dtype=np.int8)
         self.mine_count = np.zeros(num_boards, dtype=np.int64)
@@ -195,6 +227,9 @@ class BoardBatch:
         self.priorities = np.zeros((num_boards, cells), dtype=np.int64)
         self._given: list[MineLayout | None] = [None] * num_boards
         self._built: list[MineLayout | None] = [None] * num_boards
+        # False while _given, _built and _rngs hold only None (the compiled steps' usual
+        # case): then a new game has no object of its own to forget (_forget_objects).
+        self._objects_kept = False
         self.layouts = _Layouts(self)
         # The mine probabilities of each board's position where the compiled auto-solver
         # settled it with a full count (``settled``), until the board changes again.
@@ -216,6 +251,7 @@ class BoardBatch:
         self._scratch = np.empty((4, 0), np.int64)
         self._rules_seen: list[RuleSet] = []
         self._rules_compiled = np.zeros(0, dtype=bool)
+        self._every_rule_compiled = False
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
@@ -269,9 +305,179 @@ class BoardBatch:
             self._first_compiled,
             self.first_click is FirstClick.SAFE,
         )
+        self._forget_objects(boards)
+
+    def _forget_objects(self, boards: np.ndarray) -> None:
+        """No layout object or first-click generator kept for ``boards`` (new random games)."""
+        if not self._objects_kept:
+            return
         given, built, kept = self._given, self._built, self._rngs
         for board in boards.tolist():
             kept[board] = given[board] = built[board] = None
+        self._objects_kept = any(
+            item is not None for objects in (given, built, kept) for item in objects
+        )
+
+    def restart_compiled(
+        self, boards: np.ndarray, seeds: np.ndarray, mine_count: int, out: StepOutputs
+    ) -> None:
+        """:meth:`start_seeded`, and the env's step counts, stale flags, observations and
+        masks of ``boards`` as a new game has them, in one compiled call
+        (:func:`~minesweep_env.solver.probability.step_kernels.restart_boards`)."""
+        step_kernels().restart_boards(
+            np.ascontiguousarray(boards, dtype=np.int64),
+            seeds,
+            mine_count,
+            self.height,
+            self.width,
+            self.priorities,
+            self._mine_bytes,
+            self.numbers,
+            self._states,
+            self.view,
+            self.mine_count,
+            self.safe_left,
+            self.probes,
+            self.guesses,
+            self.state,
+            self.settled,
+            self._first_compiled,
+            self.first_click is FirstClick.SAFE,
+            out.steps,
+            out.stale,
+            out.observations,
+            out.masks,
+            out.planes,
+        )
+        self._forget_objects(boards)
+
+    def step_compiled(
+        self,
+        boards: np.ndarray,
+        cells: np.ndarray,
+        rule_sets: Sequence[RuleSet],
+        restarted: np.ndarray,
+        seeds: np.ndarray,
+        mine_count: int,
+        out: StepOutputs,
+    ) -> Changes:
+        """A whole step of the vector env in one compiled call: new games on ``restarted``
+        (:meth:`restart_compiled`), then :meth:`probe_and_autosolve` on ``boards``, then
+        the env's rewards, ends, stale flags, observations and masks of the probed boards
+        and the truncations of ``out.stepping``
+        (:func:`~minesweep_env.solver.probability.step_kernels.step_boards`).
+
+        Every board of ``boards`` plays a rule set the kernels play (``complete``) and
+        the kernels are loaded. Returns the cells each board opened and flagged; the
+        arrays are the batch's scratch, good until the next step.
+        """
+        if not self._first_compiled.all():  # some first clicks are Python's
+            python = ~self._first_compiled[boards]
+            self._first_clicks(boards[python], cells[python])
+        self._track_constraints()
+        assert self._seen is not None and self._track is not None
+        count = len(boards)
+        deferred = np.zeros(count, dtype=bool)
+        moved = np.empty(count, dtype=bool)
+        opened_ends = np.empty(count, np.int64)
+        flagged_ends = np.empty(count, np.int64)
+        scratch, size = self._scratch, self.width * self.height
+        finished, any_moved = step_kernels().step_boards(
+            self.view,
+            self._mine_bytes,
+            self.numbers,
+            boards,
+            cells,
+            self.mine_count,
+            self.win_rule is WinRule.NOTHING_COVERED,
+            self.safe_left,
+            self.height,
+            self.width,
+            self.probabilities,
+            self.settled,
+            self.state,
+            self.probes,
+            self.guesses,
+            deferred,
+            scratch[0, :size],
+            scratch[1, :size],
+            scratch[2],
+            opened_ends,
+            scratch[3],
+            flagged_ends,
+            self._seen,
+            self._track,
+            self._states,
+            self._first_compiled,
+            moved,
+            out.progress,
+            out.rewards,
+            out.terminated,
+            out.stale,
+            out.observations,
+            out.masks,
+            out.planes,
+            out.stepping,
+            out.steps,
+            out.max_steps,
+            out.truncated,
+            restarted,
+            seeds,
+            mine_count,
+            self.priorities,
+            self.first_click is FirstClick.SAFE,
+        )
+        self._forget_objects(restarted)
+        if any_moved and self._objects_kept:  # a layout built before the mine moved is stale
+            for board in boards[moved].tolist():
+                self._built[board] = None
+        end_opened = opened_ends[-1] if count else 0
+        end_flagged = flagged_ends[-1] if count else 0
+        changes = Changes(
+            scratch[2, :end_opened], opened_ends, scratch[3, :end_flagged], flagged_ends
+        )
+        if finished:
+            return changes
+        # Some rounds are Python's: played on, then every probed board finished with the
+        # whole step's changes, found by comparing (as probe_and_autosolve does).
+        before = self.view[boards]
+        before[changes.rows(changes.opened_ends), changes.opened] = COVERED
+        before[changes.rows(changes.flagged_ends), changes.flagged] = COVERED
+        self._play_rounds(boards[deferred], rule_sets)
+        changes = Changes.between(before, self.view[boards])
+        step_kernels().finish_boards(
+            boards,
+            self.view,
+            self.state,
+            self.mine_count,
+            changes.opened,
+            changes.opened_ends,
+            changes.flagged,
+            changes.flagged_ends,
+            out.progress,
+            out.rewards,
+            out.terminated,
+            out.stale,
+            out.observations,
+            out.masks,
+            out.planes,
+            out.stepping,
+            out.steps,
+            out.max_steps,
+            out.truncated,
+        )
+        return changes
+
+    def _track_constraints(self) -> None:
+        """The compiled probes' kept constraints and scratch, made on first use."""
+        if self._seen is not None:
+            return
+        from ..solver.probability import tracked_kernels
+
+        size = self.width * self.height
+        self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
+        self._track = np.zeros((self.num_boards, tracked_kernels.TRACK_ROWS, size), np.int64)
+        self._scratch = np.empty((4, self.num_boards * size), np.int64)
 
     def _new_games(
         self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None] | None
@@ -279,12 +485,11 @@ class BoardBatch:
         """Fresh views and counters on ``boards``; ``rngs`` their first-click generators
         (``None``: none, and no layout object yet, as :meth:`start_seeded` starts them)."""
         if rngs is None:
-            given, built, kept = self._given, self._built, self._rngs
-            for board in boards.tolist():
-                kept[board] = given[board] = built[board] = None
+            self._forget_objects(boards)
         else:
             for board, rng in zip(boards.tolist(), rngs, strict=True):
                 self._rngs[board] = rng
+            self._objects_kept = True
             self._first_compiled[boards] = False
         self.settled[boards] = False
         self.view[boards] = COVERED
@@ -304,10 +509,12 @@ class BoardBatch:
                 priorities=self.priorities[board].reshape(shape).copy(),
             )
             self._built[board] = layout
+            self._objects_kept = True
         return layout
 
     def _set_layout(self, board: int, layout: MineLayout) -> None:
         self._given[board] = layout
+        self._objects_kept = True
         self.mines[board] = layout.mines.reshape(-1)
         self.numbers[board] = layout.numbers.reshape(-1)
         self.mine_count[board] = layout.mine_count
@@ -332,7 +539,7 @@ class BoardBatch:
         (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`).
         """
         compiled = jit.compiled()
-        if compiled is None or not self._plays_compiled(rule_sets)[boards].all():
+        if compiled is None or not self.plays_compiled(rule_sets)[boards].all():
             before = self.view[boards]  # a copy: an index array gathers
             self.probe(boards, cells)
             self.autosolve(boards, rule_sets)
@@ -342,14 +549,8 @@ class BoardBatch:
             python = ~first_compiled[boards]
             self._first_clicks(boards[python], cells[python])
         size = self.width * self.height
-        if self._seen is None:  # each board's kept constraints, made on first use
-            from ..solver.probability import tracked_kernels
-
-            self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
-            shape = (self.num_boards, tracked_kernels.TRACK_ROWS, size)
-            self._track = np.zeros(shape, np.int64)
-            self._scratch = np.empty((4, self.num_boards * size), np.int64)
-        assert self._track is not None
+        self._track_constraints()
+        assert self._seen is not None and self._track is not None
         count = len(boards)
         deferred = np.zeros(count, dtype=bool)
         moved = np.empty(count, dtype=bool)
@@ -404,7 +605,7 @@ class BoardBatch:
         self._play_rounds(boards[deferred], rule_sets)
         return Changes.between(before, self.view[boards])
 
-    def _plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
+    def plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
         """``bool`` (N,): the boards whose rule set is ``complete`` played compiled.
 
         Kept with the rule set objects it was found for (asked on every step, found
@@ -418,7 +619,13 @@ class BoardBatch:
                 [isinstance(rules, Complete) and rules.plays_out_compiled() for rules in rule_sets],
                 dtype=bool,
             )
+            self._every_rule_compiled = bool(self._rules_compiled.all())
         return self._rules_compiled
+
+    def all_play_compiled(self, rule_sets: Sequence[RuleSet]) -> bool:
+        """Whether every board's rule set is played compiled (:meth:`plays_compiled`)."""
+        self.plays_compiled(rule_sets)
+        return self._every_rule_compiled
 
     def probe(self, boards: np.ndarray, cells: np.ndarray) -> None:
         """The players' guesses: probe ``cells[k]`` on ``boards[k]``, then let the solver play.
@@ -508,7 +715,7 @@ class BoardBatch:
         active = boards[self.state[boards] == PLAYING]
         compiled = jit.compiled()
         if compiled is not None and len(active):
-            batched = self._plays_compiled(rule_sets)[active]
+            batched = self.plays_compiled(rule_sets)[active]
             if batched.any():
                 deferred = self._play_out_compiled(compiled, active[batched])
                 active = np.sort(np.concatenate([active[~batched], deferred]))

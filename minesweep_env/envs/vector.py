@@ -18,7 +18,7 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
-from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes, batch_kernels
+from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes, StepOutputs, batch_kernels
 from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
@@ -187,6 +187,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         space = self.observation_space
         assert space.shape is not None and space.dtype is not None  # a Box has both
         self._observations: np.ndarray = np.zeros(space.shape, space.dtype)
+        # The observations as the compiled step writes them: a byte row per board (the
+        # planes, or the grid's int8 codes as bytes); None where it does not write them.
+        self._observation_rows: np.ndarray | None = None
+        if self.obs_mode in ("planes", "grid"):
+            self._observation_rows = self._observations.reshape(n, -1).view(np.uint8)
         self._masks = np.ones((n, self.width * self.height), dtype=bool)
         # A new game's planes (all covered), written where a board restarts.
         covered = np.full((1, self.height, self.width), COVERED, np.int8)
@@ -259,12 +264,14 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             raise RuntimeError("call reset() before step()")
         n, cells = self.num_envs, self.width * self.height
         actions = np.asarray(actions)
-        if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
+        if actions.shape != (n,) or actions.dtype.kind not in "iu":  # integers, not bools
             what = f"{actions.dtype} array of shape {actions.shape}"
             raise ValueError(f"actions must be an integer array of shape ({n},), got a {what}")
         if ((actions < 0) | (actions >= cells)).any():
             raise ValueError(f"actions {actions} are outside Discrete({cells})")
-        actions = actions.astype(np.int64)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)  # as the kernels take them
+        if self._steps_compiled():
+            return self._step_compiled(actions)
 
         restarting = self._autoreset.copy()
         stepping = ~restarting
@@ -278,8 +285,23 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         restarted = np.flatnonzero(restarting)
         self._start_games(restarted, {})
         self._show(restarted, probed, changes)
-        done = terminated | truncated
+        return self._step_outputs(stepping, step_columns, rewards, terminated, truncated, None)
 
+    def _step_outputs(
+        self,
+        stepping: np.ndarray,
+        step_columns: dict[str, np.ndarray],
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        compiled: StepOutputs | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The end of :meth:`step` once the boards ``stepping`` (a mask) are played: the
+        ``SAME_STEP`` autoreset's last observations and new games, then the info.
+
+        ``compiled``: the compiled step's outputs, whose kernel starts the new games."""
+        n = self.num_envs
+        done = terminated | truncated
         final: dict[str, Any] = {}
         if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
             final_obs = np.full(n, None, dtype=object)
@@ -289,8 +311,12 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
             final["_final_info"] = done.copy()
             restarted = np.flatnonzero(done)
-            self._start_games(restarted, {})
-            self._show(restarted)
+            if compiled is None:
+                self._start_games(restarted, {})
+                self._show(restarted)
+            else:
+                seeds = self._draw_seeds(restarted)
+                self.boards.restart_compiled(restarted, seeds, self.mines, compiled)
             stepping &= ~done
         infos = self._pack(self._reset_columns(), np.ones(n, dtype=bool))
         infos.update(final)
@@ -299,6 +325,61 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             self._autoreset = done
         return self._observation_batch(), rewards, terminated, truncated, infos
+
+    def _steps_compiled(self) -> bool:
+        """Whether :meth:`_step_compiled` plays this step: the kernels loaded, an observation
+        the kernel writes, random games only, every board's rule set played compiled."""
+        return (
+            self._observation_rows is not None
+            and not self.maps
+            and jit.compiled() is not None
+            and self.boards.all_play_compiled(self.rule_sets)
+        )
+
+    def _step_compiled(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`step` in one compiled call after the actions are read
+        (:meth:`BoardBatch.step_compiled`): the same outputs, no numpy pass per key."""
+        n = self.num_envs
+        restarting = self._autoreset
+        stepping = ~restarting
+        stepping_boards = np.flatnonzero(stepping)
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        probability = np.zeros(n, dtype=np.float64)
+        invalid_action = np.zeros(n, dtype=bool)
+        probed, probed_cells = self._read_actions_compiled(
+            stepping_boards, actions, rewards, probability, invalid_action
+        )
+        restarted = np.flatnonzero(restarting)
+        seeds = self._draw_seeds(restarted)
+        assert self._observation_rows is not None  # _steps_compiled asked
+        outputs = StepOutputs(
+            self.reward_mode == "progress",
+            rewards,
+            terminated,
+            truncated,
+            self._stale,
+            self._observation_rows,
+            self._masks,
+            self.obs_mode == "planes",
+            stepping_boards,
+            self.steps,
+            self.max_steps,
+        )
+        changes = self.boards.step_compiled(
+            probed, probed_cells, self.rule_sets, restarted, seeds, self.mines, outputs
+        )
+        opened, flagged = self._changed_cells(invalid_action, probed, changes)
+        step_columns = {
+            "opened": opened,
+            "flagged": flagged,
+            "mine_probability": probability,
+            "invalid_action": invalid_action,
+        }
+        return self._step_outputs(stepping, step_columns, rewards, terminated, truncated, outputs)
 
     def action_masks(self) -> np.ndarray:
         """``bool`` (N, W*H): the valid actions of every board (all True on a finished one).
@@ -340,6 +421,21 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         then every layout drawn in one batched call."""
         if not len(boards):
             return
+        seeds = self._draw_seeds(boards)
+        if jit.compiled() is not None:
+            self.boards.start_seeded(boards, seeds, self.mines)
+            return
+        game_rngs = [np.random.default_rng(seed) for seed in seeds.tolist()]
+        cells = self.width * self.height
+        permutations = np.array([rng.permutation(cells) for rng in game_rngs])
+        self.boards.start_random(boards, permutations, self.mines, game_rngs)
+
+    def _draw_seeds(self, boards: np.ndarray) -> np.ndarray:
+        """The layout seed of each of ``boards``' new random game, drawn from the board's
+        generator as ``SemiAutoMinesEnv.reset`` draws it; their rule sets reset and their
+        info columns written (no map, the seed)."""
+        if not len(boards):
+            return np.empty(0, dtype=np.int64)
         generators, rule_sets = self._np_randoms, self.rule_sets
         seeds: list[int] = []
         for board in boards.tolist():
@@ -349,13 +445,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         # MineLayout.random's draw from default_rng(layout_seed): the priorities,
         # then the first click's draws.
         self.layout_seed[boards] = np.array(seeds, dtype=object)
-        if jit.compiled() is not None:
-            self.boards.start_seeded(boards, np.array(seeds, np.int64), self.mines)
-            return
-        game_rngs = [np.random.default_rng(seed) for seed in seeds]
-        cells = self.width * self.height
-        permutations = np.array([rng.permutation(cells) for rng in game_rngs])
-        self.boards.start_random(boards, permutations, self.mines, game_rngs)
+        return np.array(seeds, dtype=np.int64)
 
     def _start_given_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
         """:meth:`_start_games` with a given layout or a map: board by board."""
@@ -392,38 +482,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         probability = np.zeros(n, dtype=np.float64)
         invalid_action = np.zeros(n, dtype=bool)
         if jit.loaded() is not None and self.obs_mode != "planes+probabilities":
-            # Actions sorted and their chances read in one compiled pass; a chance not
-            # at hand there (a board whose rounds Python played) board by board
-            # (:meth:`_chosen_probability`).
-            probed = np.empty(len(stepping), dtype=np.int64)
-            probed_cells = np.empty(len(stepping), dtype=np.int64)
-            rest = np.empty(len(stepping), dtype=bool)
-            count = batch_kernels().read_actions(
-                boards.view,
-                boards.probes,
-                boards.settled,
-                boards.probabilities,
-                boards.mine_count,
-                self.first_click is FirstClick.NONE,
-                stepping,
-                actions,
-                self.steps,
-                rewards,
-                float(self.invalid_action_reward),
-                probed,
-                probed_cells,
-                probability,
-                rest,
-                invalid_action,
+            probed, probed_cells = self._read_actions_compiled(
+                stepping, actions, rewards, probability, invalid_action
             )
-            probed, probed_cells, rest = probed[:count], probed_cells[:count], rest[:count]
-            if not self.info_probability:
-                probability[probed] = np.nan
-            elif rest.any():
-                for board, cell in zip(
-                    probed[rest].tolist(), probed_cells[rest].tolist(), strict=True
-                ):
-                    probability[board] = self._chosen_probability(board, cell)
         else:
             probed, probed_cells = self._read_actions(
                 stepping, actions, rewards, probability, invalid_action
@@ -441,13 +502,56 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             rewards[probed] += np.where(safe_total > 0, share, 0.0)
         # A loss leaves the view as it was: its probabilities still hold.
         self._stale[probed[~lost]] = True
+        opened, flagged = self._changed_cells(invalid_action, probed, changes)
         columns = {
-            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
-            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
+            "opened": opened,
+            "flagged": flagged,
             "mine_probability": probability,
             "invalid_action": invalid_action,
         }
         return columns, probed, changes
+
+    def _read_actions_compiled(
+        self,
+        stepping: np.ndarray,
+        actions: np.ndarray,
+        rewards: np.ndarray,
+        probability: np.ndarray,
+        invalid_action: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_read_actions` by the compiled
+        :func:`~minesweep_env.solver.probability.batch_kernels.read_actions`: actions
+        sorted and their chances read in one pass; a chance not at hand there (a board
+        whose rounds Python played) board by board (:meth:`_chosen_probability`)."""
+        boards = self.boards
+        probed = np.empty(len(stepping), dtype=np.int64)
+        probed_cells = np.empty(len(stepping), dtype=np.int64)
+        rest = np.empty(len(stepping), dtype=bool)
+        count = batch_kernels().read_actions(
+            boards.view,
+            boards.probes,
+            boards.settled,
+            boards.probabilities,
+            boards.mine_count,
+            self.first_click is FirstClick.NONE,
+            stepping,
+            actions,
+            self.steps,
+            rewards,
+            float(self.invalid_action_reward),
+            probed,
+            probed_cells,
+            probability,
+            rest,
+            invalid_action,
+        )
+        probed, probed_cells, rest = probed[:count], probed_cells[:count], rest[:count]
+        if not self.info_probability:
+            probability[probed] = np.nan
+        elif rest.any():
+            for board, cell in zip(probed[rest].tolist(), probed_cells[rest].tolist(), strict=True):
+                probability[board] = self._chosen_probability(board, cell)
+        return probed, probed_cells
 
     def _read_actions(
         self,
@@ -494,24 +598,37 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         invalid_action[invalid] = True
         return probed, probed_cells
 
-    def _cell_lists(
-        self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray, ends: np.ndarray
-    ) -> np.ndarray:
-        """(x, y) lists per board: for board ``probed[k]`` its ``cells`` up to ``ends[k]``
-        (:class:`~minesweep_env.envs.board_batch.Changes`), [] for the other steppers.
+    def _changed_cells(
+        self, invalid: np.ndarray, probed: np.ndarray, changes: Changes
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``info["opened"]`` and ``info["flagged"]``: (x, y) lists per board, for board
+        ``probed[k]`` the cells ``changes`` lists for it, [] for the boards whose action
+        was ``invalid`` (``bool`` (N)), None for the boards not stepped.
 
         The (x, y) tuples are gathered as objects from a kept table (no tuple made
-        per step), then cut into one list slice per board.
+        per step), then cut into one list slice per board, both keys in one loop.
         """
-        lists: list[list[tuple[int, int]] | None] = [None] * self.num_envs
-        for board in stepping.tolist():
-            lists[board] = []
-        pairs = self._coordinates[cells].tolist()
-        start = 0
-        for board, end in zip(probed.tolist(), ends.tolist(), strict=True):
-            lists[board] = pairs[start:end]
-            start = end
-        return np.fromiter(lists, dtype=object, count=self.num_envs)
+        n = self.num_envs
+        opened: list[list[tuple[int, int]] | None] = [None] * n
+        flagged: list[list[tuple[int, int]] | None] = [None] * n
+        for board in np.flatnonzero(invalid).tolist():
+            opened[board] = []
+            flagged[board] = []
+        opened_pairs = self._coordinates[changes.opened].tolist()
+        flagged_pairs = self._coordinates[changes.flagged].tolist()
+        start_opened = start_flagged = 0
+        for board, end_opened, end_flagged in zip(
+            probed.tolist(),
+            changes.opened_ends.tolist(),
+            changes.flagged_ends.tolist(),
+            strict=True,
+        ):
+            opened[board] = opened_pairs[start_opened:end_opened]
+            flagged[board] = flagged_pairs[start_flagged:end_flagged]
+            start_opened, start_flagged = end_opened, end_flagged
+        return np.fromiter(opened, dtype=object, count=n), np.fromiter(
+            flagged, dtype=object, count=n
+        )
 
     def _chosen_probability(self, board: int, cell: int) -> float:
         """Mine probability of ``cell`` on ``board``'s position before the move (as the env's)."""

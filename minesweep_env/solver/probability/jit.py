@@ -119,6 +119,7 @@ KERNEL_SOURCES = (
     "play_kernels.py",
     "tracked_kernels.py",
     "batch_kernels.py",
+    "step_kernels.py",
     "greedy_kernels.py",
     "choice_kernels.py",
     "generation_kernels.py",
