@@ -89,6 +89,13 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ),
     ("maps endoh-alt", 8, {"maps": MAPS, "rule_set": "endoh-alt"}),
     ("intermediate 64 boards", 64, {"board": "intermediate"}),
+    # Partial resets that play a map and reseed boards between random games.
+    ("beginner map and seed resets", 16, {"board": "beginner", "_map_resets": True}),
+    (
+        "beginner map and seed resets same",
+        16,
+        {"board": "beginner", "_map_resets": True, "autoreset_mode": AutoresetMode.SAME_STEP},
+    ),
 ]
 
 
@@ -116,6 +123,8 @@ def feed(digest: Any, value: Any) -> None:
 
 def play_vector(num_envs: int, kwargs: dict[str, Any], steps: int, seed: int) -> str:
     """Digest of a native vector env's outputs over ``steps`` steps of random play."""
+    kwargs = dict(kwargs)
+    map_resets = kwargs.pop("_map_resets", False)
     env = gym.make_vec(
         "SemiAutoMines-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
     )
@@ -138,7 +147,15 @@ def play_vector(num_envs: int, kwargs: dict[str, Any], steps: int, seed: int) ->
         if step % 37 == 36:  # a partial reset now and then
             mask = rng.random(num_envs) < 0.3
             mask[0] = True
-            obs, info = env.reset(options={"reset_mask": mask})
+            options: dict[str, Any] = {"reset_mask": mask}
+            reseed = None
+            if map_resets:
+                options["map"] = str(MAPS / "beginner-002.txt")
+                reseed = [
+                    int(s) if m and s % 2 else None
+                    for s, m in zip(rng.integers(99, size=num_envs), mask, strict=True)
+                ]
+            obs, info = env.reset(seed=reseed, options=options)
             feed(digest, (obs, info))
     env.close()
     return digest.hexdigest()

@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
-from typing import NamedTuple
 
 import numpy as np
 
@@ -116,26 +115,56 @@ def step_kernels() -> ModuleType:
     return kernels
 
 
-class StepOutputs(NamedTuple):
-    """The vector env's arrays that :meth:`BoardBatch.step_compiled` writes beside the batch's
-    own (:func:`~minesweep_env.solver.probability.step_kernels.finish_boards` says how)."""
+class StepArrays:
+    """The vector env's arrays a compiled step reads and writes beside the batch's own
+    (:func:`~minesweep_env.solver.probability.step_kernels.step_boards` says how): its
+    settings, its kept buffers, and the arrays of the step under way (set by the env
+    before each step: ``actions``, ``restarting``, ``rewards``, ``terminated``,
+    ``truncated``, ``probability``, ``invalid``).
 
-    progress: bool
-    """``reward="progress"``: the cells opened over the safe cells count in the reward."""
-    rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    stale: np.ndarray
-    """``bool`` (N): the boards whose mine-probability plane is out of date."""
-    observations: np.ndarray
-    """``uint8`` (N, row): each board's observation, flat (the grid's bytes in grid mode)."""
-    masks: np.ndarray
-    planes: bool
-    """The observations are the one-hot planes (else the grid)."""
-    stepping: np.ndarray
-    """``int64``: the boards stepped this step (probed or not), to truncate."""
-    steps: np.ndarray
-    max_steps: int
+    ``words`` holds each board's generator (``PCG64``) as four uint64 words where
+    ``in_words`` says so; the env moves a generator between its words and its
+    ``numpy`` object (:meth:`SemiAutoMinesVectorEnv._board_rng`).
+    """
+
+    def __init__(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        steps: np.ndarray,
+        stale: np.ndarray,
+        *,
+        mine_count: int,
+        invalid_reward: float,
+        first_click: FirstClick,
+        info_probability: bool,
+        progress: bool,
+        planes: bool,
+        max_steps: int,
+    ) -> None:
+        num_boards = len(steps)
+        self.observations, self.masks, self.steps, self.stale = observations, masks, steps, stale
+        self.mine_count, self.invalid_reward, self.max_steps = mine_count, invalid_reward, max_steps
+        self.first_none = first_click is FirstClick.NONE
+        self.first_python = first_click is not FirstClick.NONE  # where a policy may draw
+        self.info_probability, self.progress, self.planes = info_probability, progress, planes
+        self.probed = np.empty(num_boards, np.int64)
+        self.probed_cells = np.empty(num_boards, np.int64)
+        self.rest = np.empty(num_boards, dtype=bool)
+        self.stepping = np.empty(num_boards, np.int64)
+        self.restarted = np.empty(num_boards, np.int64)
+        self.seeds = np.empty(num_boards, np.int64)
+        self.words = np.zeros((num_boards, 4), np.uint64)
+        self.in_words = np.zeros(num_boards, dtype=bool)
+        self.deferred = np.empty(num_boards, dtype=bool)
+        self.moved = np.empty(num_boards, dtype=bool)
+        self.opened_ends = np.empty(num_boards, np.int64)
+        self.flagged_ends = np.empty(num_boards, np.int64)
+        empty = np.empty(0)
+        self.actions = np.empty(0, np.int64)
+        self.restarting = np.empty(0, dtype=bool)
+        self.rewards = self.probability = empty
+        self.terminated = self.truncated = self.invalid = np.empty(0, dtype=bool)
 
 
 class Changes:
@@ -318,16 +347,17 @@ class BoardBatch:
             item is not None for objects in (given, built, kept) for item in objects
         )
 
-    def restart_compiled(
-        self, boards: np.ndarray, seeds: np.ndarray, mine_count: int, out: StepOutputs
-    ) -> None:
-        """:meth:`start_seeded`, and the env's step counts, stale flags, observations and
-        masks of ``boards`` as a new game has them, in one compiled call
+    def restart_compiled(self, boards: np.ndarray, arrays: StepArrays) -> None:
+        """New random games on ``boards`` as :meth:`start_seeded` starts them, each seed
+        drawn from its board's generator words (into ``arrays.seeds``), and the env's step
+        counts, stale flags, observations and masks of those boards as a new game has them,
+        in one compiled call
         (:func:`~minesweep_env.solver.probability.step_kernels.restart_boards`)."""
         step_kernels().restart_boards(
-            np.ascontiguousarray(boards, dtype=np.int64),
-            seeds,
-            mine_count,
+            boards,
+            arrays.words,
+            arrays.seeds,
+            arrays.mine_count,
             self.height,
             self.width,
             self.priorities,
@@ -343,51 +373,54 @@ class BoardBatch:
             self.settled,
             self._first_compiled,
             self.first_click is FirstClick.SAFE,
-            out.steps,
-            out.stale,
-            out.observations,
-            out.masks,
-            out.planes,
+            arrays.steps,
+            arrays.stale,
+            arrays.observations,
+            arrays.masks,
+            arrays.planes,
         )
         self._forget_objects(boards)
 
     def step_compiled(
-        self,
-        boards: np.ndarray,
-        cells: np.ndarray,
-        rule_sets: Sequence[RuleSet],
-        restarted: np.ndarray,
-        seeds: np.ndarray,
-        mine_count: int,
-        out: StepOutputs,
-    ) -> Changes:
-        """A whole step of the vector env in one compiled call: new games on ``restarted``
-        (:meth:`restart_compiled`), then :meth:`probe_and_autosolve` on ``boards``, then
-        the env's rewards, ends, stale flags, observations and masks of the probed boards
-        and the truncations of ``out.stepping``
-        (:func:`~minesweep_env.solver.probability.step_kernels.step_boards`).
+        self, arrays: StepArrays, rule_sets: Sequence[RuleSet], phase: int, count: int
+    ) -> tuple[int, int, int, Changes | None]:
+        """A whole step of the vector env in one compiled call
+        (:func:`~minesweep_env.solver.probability.step_kernels.step_boards`, from
+        ``phase`` with ``count`` probes read): the actions read, new games on the boards
+        ``arrays.restarting`` marks, :meth:`probe_and_autosolve` on the boards probed,
+        the env's rewards, ends, stale flags, observations and masks.
 
-        Every board of ``boards`` plays a rule set the kernels play (``complete``) and
-        the kernels are loaded. Returns the cells each board opened and flagged; the
-        arrays are the batch's scratch, good until the next step.
+        Every board plays a rule set the kernels play (``complete``) and the kernels are
+        loaded. Returns the kernel's status, the probes' count, the boards restarted
+        (``arrays.restarted[:restarts]``) and, once the probes are played, the cells each
+        probed board opened and flagged (the batch's scratch, good until the next step);
+        ``None`` when the kernel stopped before (a bad action, or paused for the env).
         """
-        if not self._first_compiled.all():  # some first clicks are Python's
-            python = ~self._first_compiled[boards]
-            self._first_clicks(boards[python], cells[python])
         self._track_constraints()
         assert self._seen is not None and self._track is not None
-        count = len(boards)
-        deferred = np.zeros(count, dtype=bool)
-        moved = np.empty(count, dtype=bool)
-        opened_ends = np.empty(count, np.int64)
-        flagged_ends = np.empty(count, np.int64)
         scratch, size = self._scratch, self.width * self.height
-        finished, any_moved = step_kernels().step_boards(
+        kernels = step_kernels()
+        status, count, _, restarts, any_moved = kernels.step_boards(
+            arrays.actions,
+            arrays.restarting,
+            phase,
+            count,
+            arrays.first_none,
+            arrays.first_python,
+            arrays.info_probability,
+            arrays.invalid_reward,
+            arrays.probability,
+            arrays.invalid,
+            arrays.rest,
+            arrays.probed,
+            arrays.probed_cells,
+            arrays.stepping,
+            arrays.restarted,
+            arrays.seeds,
+            arrays.words,
             self.view,
             self._mine_bytes,
             self.numbers,
-            boards,
-            cells,
             self.mine_count,
             self.win_rule is WinRule.NOTHING_COVERED,
             self.safe_left,
@@ -398,54 +431,55 @@ class BoardBatch:
             self.state,
             self.probes,
             self.guesses,
-            deferred,
+            arrays.deferred,
             scratch[0, :size],
             scratch[1, :size],
             scratch[2],
-            opened_ends,
+            arrays.opened_ends,
             scratch[3],
-            flagged_ends,
+            arrays.flagged_ends,
             self._seen,
             self._track,
             self._states,
             self._first_compiled,
-            moved,
-            out.progress,
-            out.rewards,
-            out.terminated,
-            out.stale,
-            out.observations,
-            out.masks,
-            out.planes,
-            out.stepping,
-            out.steps,
-            out.max_steps,
-            out.truncated,
-            restarted,
-            seeds,
-            mine_count,
+            arrays.moved,
+            arrays.mine_count,
             self.priorities,
             self.first_click is FirstClick.SAFE,
+            arrays.progress,
+            arrays.rewards,
+            arrays.terminated,
+            arrays.truncated,
+            arrays.stale,
+            arrays.observations,
+            arrays.masks,
+            arrays.planes,
+            arrays.steps,
+            arrays.max_steps,
         )
-        self._forget_objects(restarted)
+        if status in (kernels.BAD_ACTION, kernels.PAUSED):
+            return status, count, restarts, None
+        boards = arrays.probed[:count]
+        self._forget_objects(arrays.restarted[:restarts])
         if any_moved and self._objects_kept:  # a layout built before the mine moved is stale
-            for board in boards[moved].tolist():
+            for board in boards[arrays.moved[:count]].tolist():
                 self._built[board] = None
+        opened_ends, flagged_ends = arrays.opened_ends[:count], arrays.flagged_ends[:count]
         end_opened = opened_ends[-1] if count else 0
         end_flagged = flagged_ends[-1] if count else 0
         changes = Changes(
             scratch[2, :end_opened], opened_ends, scratch[3, :end_flagged], flagged_ends
         )
-        if finished:
-            return changes
+        if status == kernels.DONE:
+            return status, count, restarts, changes
         # Some rounds are Python's: played on, then every probed board finished with the
         # whole step's changes, found by comparing (as probe_and_autosolve does).
         before = self.view[boards]
         before[changes.rows(changes.opened_ends), changes.opened] = COVERED
         before[changes.rows(changes.flagged_ends), changes.flagged] = COVERED
-        self._play_rounds(boards[deferred], rule_sets)
+        self._play_rounds(boards[arrays.deferred[:count]], rule_sets)
         changes = Changes.between(before, self.view[boards])
-        step_kernels().finish_boards(
+        kernels.finish_boards(
             boards,
             self.view,
             self.state,
@@ -454,19 +488,25 @@ class BoardBatch:
             changes.opened_ends,
             changes.flagged,
             changes.flagged_ends,
-            out.progress,
-            out.rewards,
-            out.terminated,
-            out.stale,
-            out.observations,
-            out.masks,
-            out.planes,
-            out.stepping,
-            out.steps,
-            out.max_steps,
-            out.truncated,
+            arrays.progress,
+            arrays.rewards,
+            arrays.terminated,
+            arrays.stale,
+            arrays.observations,
+            arrays.masks,
+            arrays.planes,
+            arrays.stepping[: len(arrays.stepping) - restarts],
+            arrays.steps,
+            arrays.max_steps,
+            arrays.truncated,
         )
-        return changes
+        return status, count, restarts, changes
+
+    def first_clicks_python(self, boards: np.ndarray, cells: np.ndarray) -> None:
+        """The first-click policy on the probes ``cells`` of ``boards`` whose first click
+        the compiled step does not play (:meth:`step_compiled` pauses for them)."""
+        python = ~self._first_compiled[boards]
+        self._first_clicks(boards[python], cells[python])
 
     def _track_constraints(self) -> None:
         """The compiled probes' kept constraints and scratch, made on first use."""

@@ -18,7 +18,16 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
-from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes, StepOutputs, batch_kernels
+from .board_batch import (
+    LOST,
+    PLAYING,
+    WON,
+    BoardBatch,
+    Changes,
+    StepArrays,
+    batch_kernels,
+    step_kernels,
+)
 from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
@@ -179,6 +188,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             for rules in self.rule_sets
         ]
         self._np_randoms: list[np.random.Generator | None] = [None] * n
+        # The compiled steps' arrays (made on first use); each board's generator lives in
+        # their words once a compiled step drew from it (_board_rng brings it back).
+        self._step_arrays: StepArrays | None = None
+        self._generators_in_words = False
+        self._maps_shown = False  # a board played a map since the env was made
         self.steps = np.zeros(n, dtype=np.int64)
         self.map_path = np.full(n, None, dtype=object)
         self.map_start = np.full(n, None, dtype=object)
@@ -249,6 +263,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         for board in np.flatnonzero(reset_mask):
             if seeds[board] is not None:
                 self._np_randoms[board], _ = seeding.np_random(seeds[board])
+                if self._step_arrays is not None:  # the new generator is the board's now
+                    self._step_arrays.in_words[board] = False
+                    self._generators_in_words = False
         self._start_games(np.flatnonzero(reset_mask), options)
         self._started = True
         self._autoreset[reset_mask] = False
@@ -267,11 +284,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if actions.shape != (n,) or actions.dtype.kind not in "iu":  # integers, not bools
             what = f"{actions.dtype} array of shape {actions.shape}"
             raise ValueError(f"actions must be an integer array of shape ({n},), got a {what}")
+        if self._steps_compiled():  # it checks the actions' range itself
+            return self._step_compiled(actions)
         if ((actions < 0) | (actions >= cells)).any():
             raise ValueError(f"actions {actions} are outside Discrete({cells})")
-        actions = np.ascontiguousarray(actions, dtype=np.int64)  # as the kernels take them
-        if self._steps_compiled():
-            return self._step_compiled(actions)
+        actions = actions.astype(np.int64)
 
         restarting = self._autoreset.copy()
         stepping = ~restarting
@@ -294,7 +311,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         rewards: np.ndarray,
         terminated: np.ndarray,
         truncated: np.ndarray,
-        compiled: StepOutputs | None,
+        compiled: StepArrays | None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The end of :meth:`step` once the boards ``stepping`` (a mask) are played: the
         ``SAME_STEP`` autoreset's last observations and new games, then the info.
@@ -315,8 +332,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
                 self._start_games(restarted, {})
                 self._show(restarted)
             else:
-                seeds = self._draw_seeds(restarted)
-                self.boards.restart_compiled(restarted, seeds, self.mines, compiled)
+                self.boards.restart_compiled(restarted, compiled)
+                self._new_games_shown(restarted, compiled.seeds[: len(restarted)])
             stepping &= ~done
         infos = self._pack(self._reset_columns(), np.ones(n, dtype=bool))
         infos.update(final)
@@ -339,39 +356,33 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     def _step_compiled(
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """:meth:`step` in one compiled call after the actions are read
-        (:meth:`BoardBatch.step_compiled`): the same outputs, no numpy pass per key."""
+        """:meth:`step` in one compiled call (:meth:`BoardBatch.step_compiled`): the same
+        outputs, without a numpy pass per output or a Python call per new game."""
         n = self.num_envs
-        restarting = self._autoreset
-        stepping = ~restarting
-        stepping_boards = np.flatnonzero(stepping)
-        rewards = np.zeros(n, dtype=np.float64)
-        terminated = np.zeros(n, dtype=bool)
-        truncated = np.zeros(n, dtype=bool)
-        probability = np.zeros(n, dtype=np.float64)
-        invalid_action = np.zeros(n, dtype=bool)
-        probed, probed_cells = self._read_actions_compiled(
-            stepping_boards, actions, rewards, probability, invalid_action
-        )
-        restarted = np.flatnonzero(restarting)
-        seeds = self._draw_seeds(restarted)
-        assert self._observation_rows is not None  # _steps_compiled asked
-        outputs = StepOutputs(
-            self.reward_mode == "progress",
-            rewards,
-            terminated,
-            truncated,
-            self._stale,
-            self._observation_rows,
-            self._masks,
-            self.obs_mode == "planes",
-            stepping_boards,
-            self.steps,
-            self.max_steps,
-        )
-        changes = self.boards.step_compiled(
-            probed, probed_cells, self.rule_sets, restarted, seeds, self.mines, outputs
-        )
+        arrays = self._compiled_arrays()
+        arrays.actions = np.ascontiguousarray(actions, dtype=np.int64)
+        restarting = arrays.restarting = self._autoreset
+        rewards = arrays.rewards = np.zeros(n, dtype=np.float64)
+        terminated = arrays.terminated = np.zeros(n, dtype=bool)
+        truncated = arrays.truncated = np.zeros(n, dtype=bool)
+        probability = arrays.probability = np.zeros(n, dtype=np.float64)
+        invalid_action = arrays.invalid = np.zeros(n, dtype=bool)
+        status, count, restarts, changes = self.boards.step_compiled(arrays, self.rule_sets, 0, 0)
+        if status == step_kernels().BAD_ACTION:
+            raise ValueError(f"actions {actions} are outside Discrete({self.width * self.height})")
+        probed = arrays.probed[:count]
+        if changes is None:  # paused: the chances and first clicks Python finds, then on
+            rest = arrays.rest[:count]
+            cells = arrays.probed_cells[:count]
+            for board, cell in zip(probed[rest].tolist(), cells[rest].tolist(), strict=True):
+                probability[board] = self._chosen_probability(board, cell)
+            self.boards.first_clicks_python(probed, cells)
+            status, count, restarts, changes = self.boards.step_compiled(
+                arrays, self.rule_sets, 1, count
+            )
+            assert changes is not None  # the second phase plays every probe
+        if restarts:
+            self._new_games_shown(arrays.restarted[:restarts], arrays.seeds[:restarts])
         opened, flagged = self._changed_cells(invalid_action, probed, changes)
         step_columns = {
             "opened": opened,
@@ -379,7 +390,33 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             "mine_probability": probability,
             "invalid_action": invalid_action,
         }
-        return self._step_outputs(stepping, step_columns, rewards, terminated, truncated, outputs)
+        return self._step_outputs(~restarting, step_columns, rewards, terminated, truncated, arrays)
+
+    def _compiled_arrays(self) -> StepArrays:
+        """The compiled step's arrays (made on first use), every board's generator in them."""
+        arrays = self._step_arrays
+        if arrays is None:
+            assert self._observation_rows is not None  # _steps_compiled asked
+            arrays = self._step_arrays = StepArrays(
+                self._observation_rows,
+                self._masks,
+                self.steps,
+                self._stale,
+                mine_count=self.mines,
+                invalid_reward=float(self.invalid_action_reward),
+                first_click=self.first_click,
+                info_probability=self.info_probability,
+                progress=self.reward_mode == "progress",
+                planes=self.obs_mode == "planes",
+                max_steps=self.max_steps,
+            )
+        if not self._generators_in_words:
+            for board in np.flatnonzero(~arrays.in_words).tolist():
+                state = self._board_rng(board).bit_generator.state["state"]
+                arrays.words[board] = _split_words(state["state"]) + _split_words(state["inc"])
+                arrays.in_words[board] = True
+            self._generators_in_words = True
+        return arrays
 
     def action_masks(self) -> np.ndarray:
         """``bool`` (N, W*H): the valid actions of every board (all True on a finished one).
@@ -401,6 +438,14 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if generator is None:
             generator, _ = seeding.np_random()
             self._np_randoms[board] = generator
+        arrays = self._step_arrays
+        if arrays is not None and arrays.in_words[board]:  # the compiled steps drew from it
+            words = arrays.words[board].tolist()
+            kept = {"state": _join_words(words[:2]), "inc": _join_words(words[2:])}
+            # has_uint32 and uinteger as they were: a raw draw leaves them.
+            generator.bit_generator.state = {**generator.bit_generator.state, "state": kept}
+            arrays.in_words[board] = False
+            self._generators_in_words = False
         return generator
 
     def _start_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
@@ -432,20 +477,26 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
     def _draw_seeds(self, boards: np.ndarray) -> np.ndarray:
         """The layout seed of each of ``boards``' new random game, drawn from the board's
-        generator as ``SemiAutoMinesEnv.reset`` draws it; their rule sets reset and their
-        info columns written (no map, the seed)."""
+        generator as ``SemiAutoMinesEnv.reset`` draws it (:meth:`_new_games_shown` then)."""
         if not len(boards):
             return np.empty(0, dtype=np.int64)
-        generators, rule_sets = self._np_randoms, self.rule_sets
-        seeds: list[int] = []
+        seeds = np.array(
+            [draw_layout_seed(self._board_rng(board)) for board in boards.tolist()], np.int64
+        )
+        self._new_games_shown(boards, seeds)
+        return seeds
+
+    def _new_games_shown(self, boards: np.ndarray, seeds: np.ndarray) -> None:
+        """What starting random games from ``seeds`` on ``boards`` changes outside the
+        batch: their rule sets reset (as Game does when a game starts), their info
+        columns (no map; the seed, as an ``int``: ``MineLayout.random``'s draw from
+        ``default_rng(layout_seed)``)."""
+        rule_sets = self.rule_sets
         for board in boards.tolist():
-            seeds.append(draw_layout_seed(generators[board] or self._board_rng(board)))
-            rule_sets[board].reset()  # as Game does when a game starts
-        self.map_path[boards] = self.map_start[boards] = None
-        # MineLayout.random's draw from default_rng(layout_seed): the priorities,
-        # then the first click's draws.
-        self.layout_seed[boards] = np.array(seeds, dtype=object)
-        return np.array(seeds, dtype=np.int64)
+            rule_sets[board].reset()
+        if self._maps_shown:
+            self.map_path[boards] = self.map_start[boards] = None
+        self.layout_seed[boards] = seeds  # an int64 array assigned as Python ints
 
     def _start_given_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
         """:meth:`_start_games` with a given layout or a map: board by board."""
@@ -678,6 +729,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         return entry
 
     def _play_map(self, board: int, entry: Map) -> MineLayout:
+        self._maps_shown = True
         self.map_path[board], self.map_start[board] = entry.path, entry.start
         return entry.layout
 
@@ -770,3 +822,16 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             infos[key] = values
             infos[f"_{key}"] = present.copy()
         return infos
+
+
+_LOW_WORD = (1 << 64) - 1
+
+
+def _split_words(value: int) -> list[int]:
+    """A 128-bit generator state or increment as its high and low 64-bit words."""
+    return [value >> 64, value & _LOW_WORD]
+
+
+def _join_words(words: list[int]) -> int:
+    """:func:`_split_words` undone."""
+    return (words[0] << 64) | words[1]

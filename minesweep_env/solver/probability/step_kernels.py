@@ -1,18 +1,19 @@
-"""The vector env's whole step in one compiled call: probes, rewards, ends, planes, new games.
+"""The vector env's whole step in one compiled call: actions, probes, rewards, planes, new games.
 
 :func:`.batch_kernels.probe_boards` plays a step's probes with their
-auto-solver rounds; around it the vector env turned the results into its
-outputs with some fifty numpy calls a step on the step's boards (rewards,
-terminations, truncations, which views went stale), wrote the changed cells
-into its observation planes and masks (:func:`.view_kernels.show_changes`), and
-started the new games of the boards that autoreset
-(:func:`.batch_kernels.start_boards`) with their planes all covered: a few
-microseconds a board-step, a third of what the env did outside the probe
-kernel. :func:`step_boards` does all of that in one loop over the boards, the
-same values written into the same preallocated arrays.
+auto-solver rounds; around it the vector env read the actions
+(:func:`.batch_kernels.read_actions`), turned the results into its outputs with
+some fifty numpy calls a step (rewards, terminations, truncations, which views
+went stale), wrote the changed cells into its observation planes and masks
+(:func:`.view_kernels.show_changes`), and started the new games of the boards
+that autoreset (:func:`.batch_kernels.start_boards`), each one's seed drawn from
+its generator in Python: a few microseconds a board-step, most of what the env
+did outside the probe kernel. :func:`step_boards` does all of that in one call,
+the same values written into the same preallocated arrays, each board's
+generator held as words (:func:`draw_seed`, ``random_raw`` bit for bit).
 
 The pieces are separate kernels too, for the step's rare paths: a board whose
-rounds Python plays on (:func:`.proof_kernels.DEFER`) is finished by
+rounds Python plays on (:data:`.proof_kernels.DEFER`) is finished by
 :func:`finish_boards` once Python is done, and :func:`restart_boards` starts the
 games of the boards a ``SAME_STEP`` autoreset restarts after their last
 observation was taken.
@@ -20,10 +21,12 @@ observation was taken.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
-from .batch_kernels import LOST, PLAYING, WON, probe_boards, start_boards
+from .batch_kernels import LOST, PLAYING, WON, probe_boards, read_actions, start_boards
+from .layout_kernels import _step
 
 PLANES = 11
 """One-hot planes of the ``"planes"`` observation: covered, flagged, then the numbers 0..8
@@ -107,16 +110,33 @@ def finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagg
 
 
 @njit(cache=True)
-def restart_boards(boards, seeds, mine_count, height, width, priorities, mines, numbers, states,
-                   views, totals, safe_left, probes, guesses, state, settled, first_here,
-                   first_safe, steps, stale, observations, masks, planes):
-    """New random games on ``boards`` (:func:`.batch_kernels.start_boards`' arguments up to
-    ``first_safe``), their step counts at 0, their views stale, their observations all
-    covered and their masks all True (:func:`finish_boards`' ``observations``, ``masks``
-    and ``planes``)."""
-    start_boards(seeds, boards, mine_count, height, width, priorities, mines, numbers, states,
-                 views, totals, safe_left, probes, guesses, state, settled, first_here,
-                 first_safe)
+def draw_seed(words):
+    """``draw_layout_seed`` of a board's ``PCG64`` generator held as ``words`` (uint64: the
+    128-bit state high and low, the increment high and low), stepped in place: one raw
+    64-bit output (the LCG step, then XSL-RR, as ``random_raw``) shifted right once."""
+    high, low = _step(words[0], words[1], words[2], words[3])
+    words[0], words[1] = high, low
+    folded = high ^ low
+    turn = high >> np.uint64(58)
+    output = (folded >> turn) | (folded << ((np.uint64(64) - turn) & np.uint64(63)))
+    return np.int64(output >> np.uint64(1))
+
+
+@njit(cache=True)
+def restart_boards(boards, words, seeds, mine_count, height, width, priorities, mines, numbers,
+                   states, views, totals, safe_left, probes, guesses, state, settled,
+                   first_here, first_safe, steps, stale, observations, masks, planes):
+    """New random games on ``boards`` (int64 (K)): board ``boards[k]``'s layout seed drawn
+    from its generator ``words[boards[k]]`` (:func:`draw_seed`, written to ``seeds[k]``),
+    its game started from it (:func:`.batch_kernels.start_boards`' arguments from
+    ``mine_count`` to ``first_safe``), its step count 0, its view stale, its observation
+    all covered and its mask all True (:func:`finish_boards`' ``observations``,
+    ``masks`` and ``planes``)."""
+    for k in range(len(boards)):
+        seeds[k] = draw_seed(words[boards[k]])
+    start_boards(seeds[:len(boards)], boards, mine_count, height, width, priorities, mines,
+                 numbers, states, views, totals, safe_left, probes, guesses, state, settled,
+                 first_here, first_safe)
     size = height * width
     covered = COVERED & 255
     for k in range(len(boards)):
@@ -132,40 +152,86 @@ def restart_boards(boards, seeds, mine_count, height, width, priorities, mines, 
         masks[b, :] = True
 
 
-@njit(cache=True)
-def step_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
-                height, width, probabilities, settled, state, probes, guesses, deferred,
-                opened, flagged, opened_cells, opened_ends, flagged_cells, flagged_ends,
-                seen, track, states, first_here, moved,
-                progress, rewards, terminated, stale, observations, masks, planes, stepping,
-                steps, max_steps, truncated,
-                restarted, seeds, mine_count, priorities, first_safe):
-    """One step of the vector env on every board: :func:`restart_boards` on the boards
-    ``restarted`` (an autoreset: new games from ``seeds``), then
-    :func:`.batch_kernels.probe_boards` on the boards ``boards`` (its arguments, up to
-    ``moved``), then :func:`finish_boards` (its arguments, from ``progress``).
+BAD_ACTION, PAUSED, DEFERRED, DONE = 0, 1, 2, 3
+"""What :func:`step_boards` returns as its status: an action outside the board (nothing
+done), paused after reading the actions (Python's part before the probes), some board's
+rounds left to Python (not finished), or the whole step done."""
 
-    Returns ``(finished, any_moved)``: ``finished`` is False when some board's rounds
-    are left to Python (``deferred``); then :func:`finish_boards` was not run, and the
-    caller runs it once Python has played them. ``any_moved``: some ``moved`` is set.
+
+@njit(cache=True)
+def step_boards(actions, restarting, phase, count, first_none, first_python, info_probability,
+                invalid_reward, probability, invalid, rest, probed, probed_cells, stepping,
+                restarted, seeds, words,
+                views, mines, numbers, totals, nothing_covered, safe_left, height, width,
+                probabilities, settled, state, probes, guesses, deferred, opened, flagged,
+                opened_cells, opened_ends, flagged_cells, flagged_ends, seen, track, states,
+                first_here, moved, mine_count, priorities, first_safe,
+                progress, rewards, terminated, truncated, stale, observations, masks, planes,
+                steps, max_steps):
+    """One step of the vector env on every board, in phases a caller may resume.
+
+    Phase 0 checks every action is a cell (else returns :data:`BAD_ACTION`, nothing
+    changed), lists the boards ``stepping`` (not ``restarting``, bool (N): the boards a
+    ``NEXT_STEP`` autoreset restarts) and reads their actions
+    (:func:`.batch_kernels.read_actions`: ``probed``, ``probed_cells``, ``probability``,
+    ``rest``, ``invalid``, the steps, the invalid actions' rewards; ``probability`` NaN
+    for every probe unless ``info_probability``). It returns :data:`PAUSED` (with the
+    probes' count) when Python has a part before the probes: a chance not at hand
+    (``rest``) or a first click on a board whose policy Python plays (``first_python``
+    and the board not ``first_here``); the caller then calls again with phase 1 and
+    that ``count``. Then :func:`restart_boards` on the boards ``restarted`` (listed from
+    ``restarting``), the probes (:func:`.batch_kernels.probe_boards`) and
+    :func:`finish_boards`; :data:`DEFERRED` when some board's rounds are left to Python
+    (``deferred``, :func:`finish_boards` not run), else :data:`DONE`.
+
+    Returns ``(status, count, stepped, restarts, any_moved)``: the probes, the boards in
+    ``stepping[:stepped]`` and ``restarted[:restarts]``, whether some ``moved`` is set.
     """
-    restart_boards(restarted, seeds, mine_count, height, width, priorities, mines, numbers,
-                   states, views, totals, safe_left, probes, guesses, state, settled,
-                   first_here, first_safe, steps, stale, observations, masks, planes)
+    n = len(actions)
+    size = views.shape[1]
+    stepped = restarts = 0
+    for b in range(n):
+        if restarting[b]:
+            restarted[restarts] = b
+            restarts += 1
+        else:
+            stepping[stepped] = b
+            stepped += 1
+    if phase == 0:
+        for b in range(n):
+            if actions[b] < 0 or actions[b] >= size:
+                return BAD_ACTION, 0, stepped, restarts, False
+        count = read_actions(views, probes, settled, probabilities, totals, first_none,
+                             stepping[:stepped], actions, steps, rewards, invalid_reward,
+                             probed, probed_cells, probability, rest, invalid)
+        pause = False
+        for k in range(count):
+            b = probed[k]
+            if not info_probability:
+                probability[b] = np.nan
+                rest[k] = False
+            pause |= rest[k] or (first_python and probes[b] == 0 and not first_here[b])
+        if pause:
+            return PAUSED, count, stepped, restarts, False
+    restart_boards(restarted[:restarts], words, seeds, mine_count, height, width, priorities,
+                   mines, numbers, states, views, totals, safe_left, probes, guesses, state,
+                   settled, first_here, first_safe, steps, stale, observations, masks, planes)
+    boards, cells = probed[:count], probed_cells[:count]
     probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
-                 height, width, probabilities, settled, state, probes, guesses, deferred,
-                 opened, flagged, opened_cells, opened_ends, flagged_cells, flagged_ends,
-                 seen, track, states, first_here, moved)
-    any_moved = finished = False
-    for k in range(len(boards)):
+                 height, width, probabilities, settled, state, probes, guesses,
+                 deferred[:count], opened, flagged, opened_cells, opened_ends[:count],
+                 flagged_cells, flagged_ends[:count], seen, track, states, first_here,
+                 moved[:count])
+    any_moved = any_deferred = False
+    for k in range(count):
         any_moved |= moved[k]
-        finished |= deferred[k]
-    finished = not finished
-    if finished:
-        finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagged_cells,
-                      flagged_ends, progress, rewards, terminated, stale, observations, masks,
-                      planes, stepping, steps, max_steps, truncated)
-    return finished, any_moved
+        any_deferred |= deferred[k]
+    if any_deferred:
+        return DEFERRED, count, stepped, restarts, any_moved
+    finish_boards(boards, views, state, totals, opened_cells, opened_ends[:count],
+                  flagged_cells, flagged_ends[:count], progress, rewards, terminated, stale,
+                  observations, masks, planes, stepping[:stepped], steps, max_steps, truncated)
+    return DONE, count, stepped, restarts, any_moved
 
 
 def _signatures() -> tuple[tuple, tuple, tuple]:
@@ -173,6 +239,7 @@ def _signatures() -> tuple[tuple, tuple, tuple]:
     :func:`step_boards` with."""
     int8_2d = types.Array(types.int8, 2, "C")
     uint8_2d = types.Array(types.uint8, 2, "C")
+    uint64_2d = types.Array(types.uint64, 2, "C")
     int64_1d = types.Array(types.int64, 1, "C")
     int64_2d = types.Array(types.int64, 2, "C")
     bool_1d = types.Array(types.boolean, 1, "C")
@@ -185,20 +252,22 @@ def _signatures() -> tuple[tuple, tuple, tuple]:
         int64_1d, int64_1d, types.int64, bool_1d,
     )
     restart = (
-        int64_1d, int64_1d, types.int64, types.int64, types.int64, int64_2d, int8_2d, int8_2d,
-        types.Array(types.uint64, 2, "C"), int8_2d, int64_1d, int64_1d, int64_1d, int64_1d,
+        int64_1d, uint64_2d, int64_1d, types.int64, types.int64, types.int64, int64_2d,
+        int8_2d, int8_2d, uint64_2d, int8_2d, int64_1d, int64_1d, int64_1d, int64_1d,
         state_1d, bool_1d, bool_1d, types.boolean, int64_1d, bool_1d, uint8_2d, bool_2d,
         types.boolean,
     )
     step = (
-        int8_2d, int8_2d, int8_2d, int64_1d, int64_1d, int64_1d, types.boolean, int64_1d,
-        types.int64, types.int64, types.Array(types.float64, 2, "C"), bool_1d, state_1d,
-        int64_1d, int64_1d, bool_1d, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d,
-        int64_1d, int8_2d, types.Array(types.int64, 3, "C"), types.Array(types.uint64, 2, "C"),
-        bool_1d, bool_1d,
-        types.boolean, float64_1d, bool_1d, bool_1d, uint8_2d, bool_2d, types.boolean,
-        int64_1d, int64_1d, types.int64, bool_1d,
-        int64_1d, int64_1d, types.int64, int64_2d, types.boolean,
+        int64_1d, bool_1d, types.int64, types.int64, types.boolean, types.boolean,
+        types.boolean, types.float64, float64_1d, bool_1d, bool_1d, int64_1d, int64_1d,
+        int64_1d, int64_1d, int64_1d, uint64_2d,
+        int8_2d, int8_2d, int8_2d, int64_1d, types.boolean, int64_1d, types.int64,
+        types.int64, types.Array(types.float64, 2, "C"), bool_1d, state_1d, int64_1d,
+        int64_1d, bool_1d, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d,
+        int8_2d, types.Array(types.int64, 3, "C"), uint64_2d, bool_1d, bool_1d, types.int64,
+        int64_2d, types.boolean,
+        types.boolean, float64_1d, bool_1d, bool_1d, bool_1d, uint8_2d, bool_2d,
+        types.boolean, int64_1d, types.int64,
     )
     return finish, restart, step
 
