@@ -360,7 +360,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         outputs, without a numpy pass per output or a Python call per new game."""
         n = self.num_envs
         arrays = self._compiled_arrays()
-        arrays.actions = np.ascontiguousarray(actions, dtype=np.int64)
+        arrays.actions = actions.astype(np.int64)  # C, writable: the type the kernel takes
         restarting = arrays.restarting = self._autoreset
         rewards = arrays.rewards = np.zeros(n, dtype=np.float64)
         terminated = arrays.terminated = np.zeros(n, dtype=bool)
