@@ -181,7 +181,7 @@ def test_the_compile_families_hold_every_kernel_exactly_once() -> None:
 
     jobs = [name for family in warm.COMPILE_GROUPS for name in family]
     wanted = [f"fast.{i}" for i in range(len(fast.KERNELS))]
-    wanted += ["play", "tracked", "batch", "view", "generation", "layout", "lookahead"]
+    wanted += ["play", "tracked", "batch", "step", "view", "generation", "layout", "lookahead"]
     assert sorted(jobs) == sorted(wanted)
 
 
@@ -194,3 +194,26 @@ def test_parallel_warm_up_fills_the_cache_every_process_then_loads() -> None:
         "from minesweep_env.solver.probability import fast\nprint(fast.load_kernels())"
     )
     assert loaded.strip() == "True"
+
+
+LAZY = """
+from minesweep_env import Board
+from minesweep_env.solver.probability import fast, jit
+assert jit.compiled() is not None
+kernel = fast.KERNELS[0][0]
+waiting = type(fast.mine_probabilities_into).__name__
+fast.fast_mine_probabilities(Board.from_rows(["1?", "??"], total_mines=1))
+print(waiting, fast.mine_probabilities_into is kernel, kernel._can_compile,
+      fast.KERNELS[1][0]._can_compile)
+"""
+
+
+def test_each_kernel_loads_from_the_cache_on_its_first_call() -> None:
+    """The fast path opens without loading its kernels; a kernel's first call loads it from
+    the cache and switches its compiles off, the others wait for theirs."""
+    jit.compiled()  # the cache ready (this tree's warm-up, as the suite runs it)
+    if jit.loaded() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    waiting, replaced, can_compile, other_can_compile = _run(LAZY).split()
+    assert waiting == "_LoadedOnFirstCall" and replaced == "True"
+    assert can_compile == "False" and other_can_compile == "True"

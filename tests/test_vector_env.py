@@ -171,6 +171,79 @@ def test_reset_mask_and_options_reset_only_the_masked_boards():
     assert (native.unwrapped.boards.view[[0, 2]] >= 0).any(axis=1).all()
 
 
+def test_board_generators_pass_between_the_compiled_step_and_python(monkeypatch):
+    """The compiled step draws the layout seeds from each board's generator held as words;
+    a reset playing a map (a draw in Python) and a reseeding take the generator back, and
+    the next compiled step takes it again: every game stays the Python path's, whose
+    generators never leave numpy. (A sync env cannot batch these infos: a map's
+    ``layout_seed`` None beside a random game's int.)"""
+    from minesweep_env.solver.probability import jit
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    compiled, python = (
+        gym.make_vec("SemiAutoMines-v0", num_envs=4, vectorization_mode="vector_entry_point")
+        for _ in range(2)
+    )
+
+    def both(call):
+        a = call(compiled)
+        with monkeypatch.context() as patch:
+            patch.setattr(jit, "compiled", lambda: None)
+            b = call(python)
+        for value_a, value_b in zip(a, b, strict=True):
+            if isinstance(value_a, dict):
+                # The compiled floats are the exact ones within 1e-12.
+                key = "mine_probability"
+                chances = value_a.pop(key, None), value_b.pop(key, None)
+                assert (chances[0] is None) == (chances[1] is None)
+                if chances[0] is not None:
+                    assert np.allclose(*chances, atol=1e-12, equal_nan=True)
+                assert_same_infos(value_a, value_b)
+            else:
+                assert np.array_equal(value_a, value_b)
+
+    both(lambda env: env.reset(seed=21))
+    rng = np.random.default_rng(22)
+    mask = np.array([True, False, True, False])
+    options = {"map": str(MAPS / "suites" / "beginner" / "beginner-001.txt")}
+    for seed in (None, [None, 5, None, 6]):
+        reset_options = {**options, "reset_mask": mask}
+        both(lambda env, seed=seed, kept=reset_options: env.reset(seed=seed, options=dict(kept)))
+        for _ in range(60):
+            masks = compiled.unwrapped.action_masks()
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            both(lambda env, actions=actions: env.step(actions))
+        mask = ~mask
+    assert compiled.unwrapped._step_arrays is not None  # the compiled steps ran
+
+
+def test_draw_seed_is_numpys_raw_draw_shifted():
+    """The compiled step's seed draw from a generator's words is ``draw_layout_seed``'s."""
+    from minesweep_env.envs.semi_auto_mines import draw_layout_seed
+    from minesweep_env.solver.probability import jit
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled kernels are not loaded")
+    from minesweep_env.solver.probability.step_kernels import draw_seed
+
+    for seed in (0, 1, 12345, 2**40 + 7):
+        generator = np.random.default_rng(seed)
+        generator.random(3)  # a state with a kept 32-bit half, which a raw draw leaves alone
+        generator.integers(10, dtype=np.int32)
+        state = generator.bit_generator.state["state"]
+        low = 2**64 - 1
+        words = np.array(
+            [state["state"] >> 64, state["state"] & low, state["inc"] >> 64, state["inc"] & low],
+            dtype=np.uint64,
+        )
+        for _ in range(5):
+            assert draw_seed(words) == draw_layout_seed(generator)
+        assert generator.bit_generator.state["state"]["state"] == (
+            (int(words[0]) << 64) | int(words[1])
+        )
+
+
 def test_spaces_determinism_and_fresh_arrays():
     from gymnasium.utils.env_checker import data_equivalence
 

@@ -107,6 +107,66 @@ def batch_kernels() -> ModuleType:
     return kernels
 
 
+@cache
+def step_kernels() -> ModuleType:
+    """The vector env's whole-step kernels (:func:`batch_kernels`' reason to be held)."""
+    from ..solver.probability import step_kernels as kernels
+
+    return kernels
+
+
+class StepArrays:
+    """The vector env's arrays a compiled step reads and writes beside the batch's own
+    (:func:`~minesweep_env.solver.probability.step_kernels.step_boards` says how): its
+    settings, its kept buffers, and the arrays of the step under way (set by the env
+    before each step: ``actions``, ``restarting``, ``rewards``, ``terminated``,
+    ``truncated``, ``probability``, ``invalid``).
+
+    ``words`` holds each board's generator (``PCG64``) as four uint64 words where
+    ``in_words`` says so; the env moves a generator between its words and its
+    ``numpy`` object (:meth:`SemiAutoMinesVectorEnv._board_rng`).
+    """
+
+    def __init__(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        steps: np.ndarray,
+        stale: np.ndarray,
+        *,
+        mine_count: int,
+        invalid_reward: float,
+        first_click: FirstClick,
+        info_probability: bool,
+        progress: bool,
+        planes: bool,
+        max_steps: int,
+    ) -> None:
+        num_boards = len(steps)
+        self.observations, self.masks, self.steps, self.stale = observations, masks, steps, stale
+        self.mine_count, self.invalid_reward, self.max_steps = mine_count, invalid_reward, max_steps
+        self.first_none = first_click is FirstClick.NONE
+        self.first_python = first_click is not FirstClick.NONE  # where a policy may draw
+        self.info_probability, self.progress, self.planes = info_probability, progress, planes
+        self.probed = np.empty(num_boards, np.int64)
+        self.probed_cells = np.empty(num_boards, np.int64)
+        self.rest = np.empty(num_boards, dtype=bool)
+        self.stepping = np.empty(num_boards, np.int64)
+        self.restarted = np.empty(num_boards, np.int64)
+        self.seeds = np.empty(num_boards, np.int64)
+        self.words = np.zeros((num_boards, 4), np.uint64)
+        self.in_words = np.zeros(num_boards, dtype=bool)
+        self.deferred = np.empty(num_boards, dtype=bool)
+        self.moved = np.empty(num_boards, dtype=bool)
+        self.opened_ends = np.empty(num_boards, np.int64)
+        self.flagged_ends = np.empty(num_boards, np.int64)
+        empty = np.empty(0)
+        self.actions = np.empty(0, np.int64)
+        self.restarting = np.empty(0, dtype=bool)
+        self.rewards = self.probability = empty
+        self.terminated = self.truncated = self.invalid = np.empty(0, dtype=bool)
+
+
 class Changes:
     """The cells a step opened and flagged on each of its K boards, in row-major order.
 
@@ -183,6 +243,7 @@ class BoardBatch:
         self.win_rule = win_rule
         cells = width * height
         self.mines = np.zeros((num_boards, cells), dtype=bool)
+        self._mine_bytes = self.mines.view(np.int8)  # as the compiled steps take the mines
         self.numbers = np.zeros((num_boards, cells), dtype=np.int8)
         self.view = np.full((num_boards, cells), COVERED, dtype=np.int8)
         self.mine_count = np.zeros(num_boards, dtype=np.int64)
@@ -195,6 +256,9 @@ class BoardBatch:
         self.priorities = np.zeros((num_boards, cells), dtype=np.int64)
         self._given: list[MineLayout | None] = [None] * num_boards
         self._built: list[MineLayout | None] = [None] * num_boards
+        # False while _given, _built and _rngs hold only None (the compiled steps' usual
+        # case): then a new game has no object of its own to forget (_forget_objects).
+        self._objects_kept = False
         self.layouts = _Layouts(self)
         # The mine probabilities of each board's position where the compiled auto-solver
         # settled it with a full count (``settled``), until the board changes again.
@@ -216,6 +280,7 @@ class BoardBatch:
         self._scratch = np.empty((4, 0), np.int64)
         self._rules_seen: list[RuleSet] = []
         self._rules_compiled = np.zeros(0, dtype=bool)
+        self._every_rule_compiled = False
 
     def start(self, board: int, layout: MineLayout, rng: np.random.Generator) -> None:
         """A new game on ``board``: ``layout`` covered, ``rng`` kept for the first-click policy."""
@@ -269,9 +334,190 @@ class BoardBatch:
             self._first_compiled,
             self.first_click is FirstClick.SAFE,
         )
+        self._forget_objects(boards)
+
+    def _forget_objects(self, boards: np.ndarray) -> None:
+        """No layout object or first-click generator kept for ``boards`` (new random games)."""
+        if not self._objects_kept:
+            return
         given, built, kept = self._given, self._built, self._rngs
         for board in boards.tolist():
             kept[board] = given[board] = built[board] = None
+        self._objects_kept = any(
+            item is not None for objects in (given, built, kept) for item in objects
+        )
+
+    def restart_compiled(self, boards: np.ndarray, arrays: StepArrays) -> None:
+        """New random games on ``boards`` as :meth:`start_seeded` starts them, each seed
+        drawn from its board's generator words (into ``arrays.seeds``), and the env's step
+        counts, stale flags, observations and masks of those boards as a new game has them,
+        in one compiled call
+        (:func:`~minesweep_env.solver.probability.step_kernels.restart_boards`)."""
+        step_kernels().restart_boards(
+            boards,
+            arrays.words,
+            arrays.seeds,
+            arrays.mine_count,
+            self.height,
+            self.width,
+            self.priorities,
+            self._mine_bytes,
+            self.numbers,
+            self._states,
+            self.view,
+            self.mine_count,
+            self.safe_left,
+            self.probes,
+            self.guesses,
+            self.state,
+            self.settled,
+            self._first_compiled,
+            self.first_click is FirstClick.SAFE,
+            arrays.steps,
+            arrays.stale,
+            arrays.observations,
+            arrays.masks,
+            arrays.planes,
+        )
+        self._forget_objects(boards)
+
+    def step_compiled(
+        self, arrays: StepArrays, rule_sets: Sequence[RuleSet], phase: int, count: int
+    ) -> tuple[int, int, int, Changes | None]:
+        """A whole step of the vector env in one compiled call
+        (:func:`~minesweep_env.solver.probability.step_kernels.step_boards`, from
+        ``phase`` with ``count`` probes read): the actions read, new games on the boards
+        ``arrays.restarting`` marks, :meth:`probe_and_autosolve` on the boards probed,
+        the env's rewards, ends, stale flags, observations and masks.
+
+        Every board plays a rule set the kernels play (``complete``) and the kernels are
+        loaded. Returns the kernel's status, the probes' count, the boards restarted
+        (``arrays.restarted[:restarts]``) and, once the probes are played, the cells each
+        probed board opened and flagged (the batch's scratch, good until the next step);
+        ``None`` when the kernel stopped before (a bad action, or paused for the env).
+        """
+        self._track_constraints()
+        assert self._seen is not None and self._track is not None
+        scratch, size = self._scratch, self.width * self.height
+        kernels = step_kernels()
+        status, count, _, restarts, any_moved = kernels.step_boards(
+            arrays.actions,
+            arrays.restarting,
+            phase,
+            count,
+            arrays.first_none,
+            arrays.first_python,
+            arrays.info_probability,
+            arrays.invalid_reward,
+            arrays.probability,
+            arrays.invalid,
+            arrays.rest,
+            arrays.probed,
+            arrays.probed_cells,
+            arrays.stepping,
+            arrays.restarted,
+            arrays.seeds,
+            arrays.words,
+            self.view,
+            self._mine_bytes,
+            self.numbers,
+            self.mine_count,
+            self.win_rule is WinRule.NOTHING_COVERED,
+            self.safe_left,
+            self.height,
+            self.width,
+            self.probabilities,
+            self.settled,
+            self.state,
+            self.probes,
+            self.guesses,
+            arrays.deferred,
+            scratch[0, :size],
+            scratch[1, :size],
+            scratch[2],
+            arrays.opened_ends,
+            scratch[3],
+            arrays.flagged_ends,
+            self._seen,
+            self._track,
+            self._states,
+            self._first_compiled,
+            arrays.moved,
+            arrays.mine_count,
+            self.priorities,
+            self.first_click is FirstClick.SAFE,
+            arrays.progress,
+            arrays.rewards,
+            arrays.terminated,
+            arrays.truncated,
+            arrays.stale,
+            arrays.observations,
+            arrays.masks,
+            arrays.planes,
+            arrays.steps,
+            arrays.max_steps,
+        )
+        if status in (kernels.BAD_ACTION, kernels.PAUSED):
+            return status, count, restarts, None
+        boards = arrays.probed[:count]
+        self._forget_objects(arrays.restarted[:restarts])
+        if any_moved and self._objects_kept:  # a layout built before the mine moved is stale
+            for board in boards[arrays.moved[:count]].tolist():
+                self._built[board] = None
+        opened_ends, flagged_ends = arrays.opened_ends[:count], arrays.flagged_ends[:count]
+        end_opened = opened_ends[-1] if count else 0
+        end_flagged = flagged_ends[-1] if count else 0
+        changes = Changes(
+            scratch[2, :end_opened], opened_ends, scratch[3, :end_flagged], flagged_ends
+        )
+        if status == kernels.DONE:
+            return status, count, restarts, changes
+        # Some rounds are Python's: played on, then every probed board finished with the
+        # whole step's changes, found by comparing (as probe_and_autosolve does).
+        before = self.view[boards]
+        before[changes.rows(changes.opened_ends), changes.opened] = COVERED
+        before[changes.rows(changes.flagged_ends), changes.flagged] = COVERED
+        self._play_rounds(boards[arrays.deferred[:count]], rule_sets)
+        changes = Changes.between(before, self.view[boards])
+        kernels.finish_boards(
+            boards,
+            self.view,
+            self.state,
+            self.mine_count,
+            changes.opened,
+            changes.opened_ends,
+            changes.flagged,
+            changes.flagged_ends,
+            arrays.progress,
+            arrays.rewards,
+            arrays.terminated,
+            arrays.stale,
+            arrays.observations,
+            arrays.masks,
+            arrays.planes,
+            arrays.stepping[: len(arrays.stepping) - restarts],
+            arrays.steps,
+            arrays.max_steps,
+            arrays.truncated,
+        )
+        return status, count, restarts, changes
+
+    def first_clicks_python(self, boards: np.ndarray, cells: np.ndarray) -> None:
+        """The first-click policy on the probes ``cells`` of ``boards`` whose first click
+        the compiled step does not play (:meth:`step_compiled` pauses for them)."""
+        python = ~self._first_compiled[boards]
+        self._first_clicks(boards[python], cells[python])
+
+    def _track_constraints(self) -> None:
+        """The compiled probes' kept constraints and scratch, made on first use."""
+        if self._seen is not None:
+            return
+        from ..solver.probability import tracked_kernels
+
+        size = self.width * self.height
+        self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
+        self._track = np.zeros((self.num_boards, tracked_kernels.TRACK_ROWS, size), np.int64)
+        self._scratch = np.empty((4, self.num_boards * size), np.int64)
 
     def _new_games(
         self, boards: np.ndarray, rngs: Sequence[np.random.Generator | None] | None
@@ -279,12 +525,11 @@ class BoardBatch:
         """Fresh views and counters on ``boards``; ``rngs`` their first-click generators
         (``None``: none, and no layout object yet, as :meth:`start_seeded` starts them)."""
         if rngs is None:
-            given, built, kept = self._given, self._built, self._rngs
-            for board in boards.tolist():
-                kept[board] = given[board] = built[board] = None
+            self._forget_objects(boards)
         else:
             for board, rng in zip(boards.tolist(), rngs, strict=True):
                 self._rngs[board] = rng
+            self._objects_kept = True
             self._first_compiled[boards] = False
         self.settled[boards] = False
         self.view[boards] = COVERED
@@ -304,10 +549,12 @@ class BoardBatch:
                 priorities=self.priorities[board].reshape(shape).copy(),
             )
             self._built[board] = layout
+            self._objects_kept = True
         return layout
 
     def _set_layout(self, board: int, layout: MineLayout) -> None:
         self._given[board] = layout
+        self._objects_kept = True
         self.mines[board] = layout.mines.reshape(-1)
         self.numbers[board] = layout.numbers.reshape(-1)
         self.mine_count[board] = layout.mine_count
@@ -332,7 +579,7 @@ class BoardBatch:
         (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`).
         """
         compiled = jit.compiled()
-        if compiled is None or not self._plays_compiled(rule_sets)[boards].all():
+        if compiled is None or not self.plays_compiled(rule_sets)[boards].all():
             before = self.view[boards]  # a copy: an index array gathers
             self.probe(boards, cells)
             self.autosolve(boards, rule_sets)
@@ -342,14 +589,8 @@ class BoardBatch:
             python = ~first_compiled[boards]
             self._first_clicks(boards[python], cells[python])
         size = self.width * self.height
-        if self._seen is None:  # each board's kept constraints, made on first use
-            from ..solver.probability import tracked_kernels
-
-            self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
-            shape = (self.num_boards, tracked_kernels.TRACK_ROWS, size)
-            self._track = np.zeros(shape, np.int64)
-            self._scratch = np.empty((4, self.num_boards * size), np.int64)
-        assert self._track is not None
+        self._track_constraints()
+        assert self._seen is not None and self._track is not None
         count = len(boards)
         deferred = np.zeros(count, dtype=bool)
         moved = np.empty(count, dtype=bool)
@@ -404,7 +645,7 @@ class BoardBatch:
         self._play_rounds(boards[deferred], rule_sets)
         return Changes.between(before, self.view[boards])
 
-    def _plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
+    def plays_compiled(self, rule_sets: Sequence[RuleSet]) -> np.ndarray:
         """``bool`` (N,): the boards whose rule set is ``complete`` played compiled.
 
         Kept with the rule set objects it was found for (asked on every step, found
@@ -418,7 +659,13 @@ class BoardBatch:
                 [isinstance(rules, Complete) and rules.plays_out_compiled() for rules in rule_sets],
                 dtype=bool,
             )
+            self._every_rule_compiled = bool(self._rules_compiled.all())
         return self._rules_compiled
+
+    def all_play_compiled(self, rule_sets: Sequence[RuleSet]) -> bool:
+        """Whether every board's rule set is played compiled (:meth:`plays_compiled`)."""
+        self.plays_compiled(rule_sets)
+        return self._every_rule_compiled
 
     def probe(self, boards: np.ndarray, cells: np.ndarray) -> None:
         """The players' guesses: probe ``cells[k]`` on ``boards[k]``, then let the solver play.
@@ -508,7 +755,7 @@ class BoardBatch:
         active = boards[self.state[boards] == PLAYING]
         compiled = jit.compiled()
         if compiled is not None and len(active):
-            batched = self._plays_compiled(rule_sets)[active]
+            batched = self.plays_compiled(rule_sets)[active]
             if batched.any():
                 deferred = self._play_out_compiled(compiled, active[batched])
                 active = np.sort(np.concatenate([active[~batched], deferred]))

@@ -96,8 +96,9 @@ class SemiAutoMinesSB3VecEnv(VecEnv):
                 self.reset_infos[board] = board_infos[board]
                 final_info["terminal_observation"] = infos["final_obs"][board]
                 board_infos[board] = final_info
-        for board, info in enumerate(board_infos):
-            info["TimeLimit.truncated"] = bool(truncated[board] and not terminated[board])
+        cut_short = (truncated & ~terminated).tolist()
+        for info, flag in zip(board_infos, cut_short, strict=True):
+            info["TimeLimit.truncated"] = flag
         return obs, rewards.astype(np.float32), dones, board_infos
 
     def action_masks(self) -> np.ndarray:
@@ -132,8 +133,27 @@ class SemiAutoMinesSB3VecEnv(VecEnv):
 
 
 def _board_infos(infos: dict[str, Any], boards: Sequence[int] | np.ndarray) -> list[dict]:
-    """Gymnasium's batched info as SB3's list: board b's dict holds the keys it reports."""
+    """Gymnasium's batched info as SB3's list: board b's dict holds the keys it reports.
+
+    Each value is what ``infos[key][b]`` gives (a numpy scalar, an object, a row view).
+    For every board the dicts are built column by column (a key's values for all boards
+    in one C-level pass, each board's dict zipped in C), not with two numpy indexings
+    per key and board: half the time with the env's ten keys.
+    """
     keys = [key for key in infos if not key.startswith("_") and not key.startswith("final_")]
-    return [
-        {key: infos[key][board] for key in keys if infos[f"_{key}"][board]} for board in boards
-    ]
+    if not keys:
+        return [{} for _ in boards]
+    if not (isinstance(boards, range) and boards == range(len(infos[f"_{keys[0]}"]))):
+        # A few boards (the finished ones): indexing each costs less than whole columns.
+        return [
+            {key: infos[key][board] for key in keys if infos[f"_{key}"][board]} for board in boards
+        ]
+    columns = [list(infos[key]) for key in keys]
+    present = [infos[f"_{key}"].tolist() for key in keys]
+    dicts = [dict(zip(keys, row, strict=True)) for row in zip(*columns, strict=True)]
+    for key, here in zip(keys, present, strict=True):
+        if not all(here):
+            for info, reports in zip(dicts, here, strict=True):
+                if not reports:
+                    del info[key]
+    return dicts

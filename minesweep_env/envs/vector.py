@@ -18,7 +18,16 @@ from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
 from ..solver.registry import get_rule_set
-from .board_batch import LOST, PLAYING, WON, BoardBatch, Changes, batch_kernels
+from .board_batch import (
+    LOST,
+    PLAYING,
+    WON,
+    BoardBatch,
+    Changes,
+    StepArrays,
+    batch_kernels,
+    step_kernels,
+)
 from .checks import RESET_OPTIONS, check_reset_options
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
@@ -179,6 +188,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             for rules in self.rule_sets
         ]
         self._np_randoms: list[np.random.Generator | None] = [None] * n
+        # The compiled steps' arrays (made on first use); each board's generator lives in
+        # their words once a compiled step drew from it (_board_rng brings it back).
+        self._step_arrays: StepArrays | None = None
+        self._generators_in_words = False
+        self._maps_shown = False  # a board played a map since the env was made
         self.steps = np.zeros(n, dtype=np.int64)
         self.map_path = np.full(n, None, dtype=object)
         self.map_start = np.full(n, None, dtype=object)
@@ -187,6 +201,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         space = self.observation_space
         assert space.shape is not None and space.dtype is not None  # a Box has both
         self._observations: np.ndarray = np.zeros(space.shape, space.dtype)
+        # The observations as the compiled step writes them: a byte row per board (the
+        # planes, or the grid's int8 codes as bytes); None where it does not write them.
+        self._observation_rows: np.ndarray | None = None
+        if self.obs_mode in ("planes", "grid"):
+            self._observation_rows = self._observations.reshape(n, -1).view(np.uint8)
         self._masks = np.ones((n, self.width * self.height), dtype=bool)
         # A new game's planes (all covered), written where a board restarts.
         covered = np.full((1, self.height, self.width), COVERED, np.int8)
@@ -244,6 +263,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         for board in np.flatnonzero(reset_mask):
             if seeds[board] is not None:
                 self._np_randoms[board], _ = seeding.np_random(seeds[board])
+                if self._step_arrays is not None:  # the new generator is the board's now
+                    self._step_arrays.in_words[board] = False
+                    self._generators_in_words = False
         self._start_games(np.flatnonzero(reset_mask), options)
         self._started = True
         self._autoreset[reset_mask] = False
@@ -259,9 +281,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             raise RuntimeError("call reset() before step()")
         n, cells = self.num_envs, self.width * self.height
         actions = np.asarray(actions)
-        if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
+        if actions.shape != (n,) or actions.dtype.kind not in "iu":  # integers, not bools
             what = f"{actions.dtype} array of shape {actions.shape}"
             raise ValueError(f"actions must be an integer array of shape ({n},), got a {what}")
+        if self._steps_compiled():  # it checks the actions' range itself
+            return self._step_compiled(actions)
         if ((actions < 0) | (actions >= cells)).any():
             raise ValueError(f"actions {actions} are outside Discrete({cells})")
         actions = actions.astype(np.int64)
@@ -278,8 +302,23 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         restarted = np.flatnonzero(restarting)
         self._start_games(restarted, {})
         self._show(restarted, probed, changes)
-        done = terminated | truncated
+        return self._step_outputs(stepping, step_columns, rewards, terminated, truncated, None)
 
+    def _step_outputs(
+        self,
+        stepping: np.ndarray,
+        step_columns: dict[str, np.ndarray],
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        compiled: StepArrays | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The end of :meth:`step` once the boards ``stepping`` (a mask) are played: the
+        ``SAME_STEP`` autoreset's last observations and new games, then the info.
+
+        ``compiled``: the compiled step's outputs, whose kernel starts the new games."""
+        n = self.num_envs
+        done = terminated | truncated
         final: dict[str, Any] = {}
         if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
             final_obs = np.full(n, None, dtype=object)
@@ -289,8 +328,12 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             final = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info}
             final["_final_info"] = done.copy()
             restarted = np.flatnonzero(done)
-            self._start_games(restarted, {})
-            self._show(restarted)
+            if compiled is None:
+                self._start_games(restarted, {})
+                self._show(restarted)
+            else:
+                self.boards.restart_compiled(restarted, compiled)
+                self._new_games_shown(restarted, compiled.seeds[: len(restarted)])
             stepping &= ~done
         infos = self._pack(self._reset_columns(), np.ones(n, dtype=bool))
         infos.update(final)
@@ -299,6 +342,81 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             self._autoreset = done
         return self._observation_batch(), rewards, terminated, truncated, infos
+
+    def _steps_compiled(self) -> bool:
+        """Whether :meth:`_step_compiled` plays this step: the kernels loaded, an observation
+        the kernel writes, random games only, every board's rule set played compiled."""
+        return (
+            self._observation_rows is not None
+            and not self.maps
+            and jit.compiled() is not None
+            and self.boards.all_play_compiled(self.rule_sets)
+        )
+
+    def _step_compiled(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`step` in one compiled call (:meth:`BoardBatch.step_compiled`): the same
+        outputs, without a numpy pass per output or a Python call per new game."""
+        n = self.num_envs
+        arrays = self._compiled_arrays()
+        arrays.actions = actions.astype(np.int64)  # C, writable: the type the kernel takes
+        restarting = arrays.restarting = self._autoreset
+        rewards = arrays.rewards = np.zeros(n, dtype=np.float64)
+        terminated = arrays.terminated = np.zeros(n, dtype=bool)
+        truncated = arrays.truncated = np.zeros(n, dtype=bool)
+        probability = arrays.probability = np.zeros(n, dtype=np.float64)
+        invalid_action = arrays.invalid = np.zeros(n, dtype=bool)
+        status, count, restarts, changes = self.boards.step_compiled(arrays, self.rule_sets, 0, 0)
+        if status == step_kernels().BAD_ACTION:
+            raise ValueError(f"actions {actions} are outside Discrete({self.width * self.height})")
+        probed = arrays.probed[:count]
+        if changes is None:  # paused: the chances and first clicks Python finds, then on
+            rest = arrays.rest[:count]
+            cells = arrays.probed_cells[:count]
+            for board, cell in zip(probed[rest].tolist(), cells[rest].tolist(), strict=True):
+                probability[board] = self._chosen_probability(board, cell)
+            self.boards.first_clicks_python(probed, cells)
+            status, count, restarts, changes = self.boards.step_compiled(
+                arrays, self.rule_sets, 1, count
+            )
+            assert changes is not None  # the second phase plays every probe
+        if restarts:
+            self._new_games_shown(arrays.restarted[:restarts], arrays.seeds[:restarts])
+        opened, flagged = self._changed_cells(invalid_action, probed, changes)
+        step_columns = {
+            "opened": opened,
+            "flagged": flagged,
+            "mine_probability": probability,
+            "invalid_action": invalid_action,
+        }
+        return self._step_outputs(~restarting, step_columns, rewards, terminated, truncated, arrays)
+
+    def _compiled_arrays(self) -> StepArrays:
+        """The compiled step's arrays (made on first use), every board's generator in them."""
+        arrays = self._step_arrays
+        if arrays is None:
+            assert self._observation_rows is not None  # _steps_compiled asked
+            arrays = self._step_arrays = StepArrays(
+                self._observation_rows,
+                self._masks,
+                self.steps,
+                self._stale,
+                mine_count=self.mines,
+                invalid_reward=float(self.invalid_action_reward),
+                first_click=self.first_click,
+                info_probability=self.info_probability,
+                progress=self.reward_mode == "progress",
+                planes=self.obs_mode == "planes",
+                max_steps=self.max_steps,
+            )
+        if not self._generators_in_words:
+            for board in np.flatnonzero(~arrays.in_words).tolist():
+                state = self._board_rng(board).bit_generator.state["state"]
+                arrays.words[board] = _split_words(state["state"]) + _split_words(state["inc"])
+                arrays.in_words[board] = True
+            self._generators_in_words = True
+        return arrays
 
     def action_masks(self) -> np.ndarray:
         """``bool`` (N, W*H): the valid actions of every board (all True on a finished one).
@@ -320,6 +438,14 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if generator is None:
             generator, _ = seeding.np_random()
             self._np_randoms[board] = generator
+        arrays = self._step_arrays
+        if arrays is not None and arrays.in_words[board]:  # the compiled steps drew from it
+            words = arrays.words[board].tolist()
+            kept = {"state": _join_words(words[:2]), "inc": _join_words(words[2:])}
+            # has_uint32 and uinteger as they were: a raw draw leaves them.
+            generator.bit_generator.state = {**generator.bit_generator.state, "state": kept}
+            arrays.in_words[board] = False
+            self._generators_in_words = False
         return generator
 
     def _start_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
@@ -340,22 +466,37 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         then every layout drawn in one batched call."""
         if not len(boards):
             return
-        generators, rule_sets = self._np_randoms, self.rule_sets
-        seeds: list[int] = []
-        for board in boards.tolist():
-            seeds.append(draw_layout_seed(generators[board] or self._board_rng(board)))
-            rule_sets[board].reset()  # as Game does when a game starts
-        self.map_path[boards] = self.map_start[boards] = None
-        # MineLayout.random's draw from default_rng(layout_seed): the priorities,
-        # then the first click's draws.
-        self.layout_seed[boards] = np.array(seeds, dtype=object)
+        seeds = self._draw_seeds(boards)
         if jit.compiled() is not None:
-            self.boards.start_seeded(boards, np.array(seeds, np.int64), self.mines)
+            self.boards.start_seeded(boards, seeds, self.mines)
             return
-        game_rngs = [np.random.default_rng(seed) for seed in seeds]
+        game_rngs = [np.random.default_rng(seed) for seed in seeds.tolist()]
         cells = self.width * self.height
         permutations = np.array([rng.permutation(cells) for rng in game_rngs])
         self.boards.start_random(boards, permutations, self.mines, game_rngs)
+
+    def _draw_seeds(self, boards: np.ndarray) -> np.ndarray:
+        """The layout seed of each of ``boards``' new random game, drawn from the board's
+        generator as ``SemiAutoMinesEnv.reset`` draws it (:meth:`_new_games_shown` then)."""
+        if not len(boards):
+            return np.empty(0, dtype=np.int64)
+        seeds = np.array(
+            [draw_layout_seed(self._board_rng(board)) for board in boards.tolist()], np.int64
+        )
+        self._new_games_shown(boards, seeds)
+        return seeds
+
+    def _new_games_shown(self, boards: np.ndarray, seeds: np.ndarray) -> None:
+        """What starting random games from ``seeds`` on ``boards`` changes outside the
+        batch: their rule sets reset (as Game does when a game starts), their info
+        columns (no map; the seed, as an ``int``: ``MineLayout.random``'s draw from
+        ``default_rng(layout_seed)``)."""
+        rule_sets = self.rule_sets
+        for board in boards.tolist():
+            rule_sets[board].reset()
+        if self._maps_shown:
+            self.map_path[boards] = self.map_start[boards] = None
+        self.layout_seed[boards] = seeds  # an int64 array assigned as Python ints
 
     def _start_given_games(self, boards: np.ndarray, options: dict[str, Any]) -> None:
         """:meth:`_start_games` with a given layout or a map: board by board."""
@@ -392,38 +533,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         probability = np.zeros(n, dtype=np.float64)
         invalid_action = np.zeros(n, dtype=bool)
         if jit.loaded() is not None and self.obs_mode != "planes+probabilities":
-            # Actions sorted and their chances read in one compiled pass; a chance not
-            # at hand there (a board whose rounds Python played) board by board
-            # (:meth:`_chosen_probability`).
-            probed = np.empty(len(stepping), dtype=np.int64)
-            probed_cells = np.empty(len(stepping), dtype=np.int64)
-            rest = np.empty(len(stepping), dtype=bool)
-            count = batch_kernels().read_actions(
-                boards.view,
-                boards.probes,
-                boards.settled,
-                boards.probabilities,
-                boards.mine_count,
-                self.first_click is FirstClick.NONE,
-                stepping,
-                actions,
-                self.steps,
-                rewards,
-                float(self.invalid_action_reward),
-                probed,
-                probed_cells,
-                probability,
-                rest,
-                invalid_action,
+            probed, probed_cells = self._read_actions_compiled(
+                stepping, actions, rewards, probability, invalid_action
             )
-            probed, probed_cells, rest = probed[:count], probed_cells[:count], rest[:count]
-            if not self.info_probability:
-                probability[probed] = np.nan
-            elif rest.any():
-                for board, cell in zip(
-                    probed[rest].tolist(), probed_cells[rest].tolist(), strict=True
-                ):
-                    probability[board] = self._chosen_probability(board, cell)
         else:
             probed, probed_cells = self._read_actions(
                 stepping, actions, rewards, probability, invalid_action
@@ -441,13 +553,56 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             rewards[probed] += np.where(safe_total > 0, share, 0.0)
         # A loss leaves the view as it was: its probabilities still hold.
         self._stale[probed[~lost]] = True
+        opened, flagged = self._changed_cells(invalid_action, probed, changes)
         columns = {
-            "opened": self._cell_lists(stepping, probed, changes.opened, changes.opened_ends),
-            "flagged": self._cell_lists(stepping, probed, changes.flagged, changes.flagged_ends),
+            "opened": opened,
+            "flagged": flagged,
             "mine_probability": probability,
             "invalid_action": invalid_action,
         }
         return columns, probed, changes
+
+    def _read_actions_compiled(
+        self,
+        stepping: np.ndarray,
+        actions: np.ndarray,
+        rewards: np.ndarray,
+        probability: np.ndarray,
+        invalid_action: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_read_actions` by the compiled
+        :func:`~minesweep_env.solver.probability.batch_kernels.read_actions`: actions
+        sorted and their chances read in one pass; a chance not at hand there (a board
+        whose rounds Python played) board by board (:meth:`_chosen_probability`)."""
+        boards = self.boards
+        probed = np.empty(len(stepping), dtype=np.int64)
+        probed_cells = np.empty(len(stepping), dtype=np.int64)
+        rest = np.empty(len(stepping), dtype=bool)
+        count = batch_kernels().read_actions(
+            boards.view,
+            boards.probes,
+            boards.settled,
+            boards.probabilities,
+            boards.mine_count,
+            self.first_click is FirstClick.NONE,
+            stepping,
+            actions,
+            self.steps,
+            rewards,
+            float(self.invalid_action_reward),
+            probed,
+            probed_cells,
+            probability,
+            rest,
+            invalid_action,
+        )
+        probed, probed_cells, rest = probed[:count], probed_cells[:count], rest[:count]
+        if not self.info_probability:
+            probability[probed] = np.nan
+        elif rest.any():
+            for board, cell in zip(probed[rest].tolist(), probed_cells[rest].tolist(), strict=True):
+                probability[board] = self._chosen_probability(board, cell)
+        return probed, probed_cells
 
     def _read_actions(
         self,
@@ -494,24 +649,37 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         invalid_action[invalid] = True
         return probed, probed_cells
 
-    def _cell_lists(
-        self, stepping: np.ndarray, probed: np.ndarray, cells: np.ndarray, ends: np.ndarray
-    ) -> np.ndarray:
-        """(x, y) lists per board: for board ``probed[k]`` its ``cells`` up to ``ends[k]``
-        (:class:`~minesweep_env.envs.board_batch.Changes`), [] for the other steppers.
+    def _changed_cells(
+        self, invalid: np.ndarray, probed: np.ndarray, changes: Changes
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``info["opened"]`` and ``info["flagged"]``: (x, y) lists per board, for board
+        ``probed[k]`` the cells ``changes`` lists for it, [] for the boards whose action
+        was ``invalid`` (``bool`` (N)), None for the boards not stepped.
 
         The (x, y) tuples are gathered as objects from a kept table (no tuple made
-        per step), then cut into one list slice per board.
+        per step), then cut into one list slice per board, both keys in one loop.
         """
-        lists: list[list[tuple[int, int]] | None] = [None] * self.num_envs
-        for board in stepping.tolist():
-            lists[board] = []
-        pairs = self._coordinates[cells].tolist()
-        start = 0
-        for board, end in zip(probed.tolist(), ends.tolist(), strict=True):
-            lists[board] = pairs[start:end]
-            start = end
-        return np.fromiter(lists, dtype=object, count=self.num_envs)
+        n = self.num_envs
+        opened: list[list[tuple[int, int]] | None] = [None] * n
+        flagged: list[list[tuple[int, int]] | None] = [None] * n
+        for board in np.flatnonzero(invalid).tolist():
+            opened[board] = []
+            flagged[board] = []
+        opened_pairs = self._coordinates[changes.opened].tolist()
+        flagged_pairs = self._coordinates[changes.flagged].tolist()
+        start_opened = start_flagged = 0
+        for board, end_opened, end_flagged in zip(
+            probed.tolist(),
+            changes.opened_ends.tolist(),
+            changes.flagged_ends.tolist(),
+            strict=True,
+        ):
+            opened[board] = opened_pairs[start_opened:end_opened]
+            flagged[board] = flagged_pairs[start_flagged:end_flagged]
+            start_opened, start_flagged = end_opened, end_flagged
+        return np.fromiter(opened, dtype=object, count=n), np.fromiter(
+            flagged, dtype=object, count=n
+        )
 
     def _chosen_probability(self, board: int, cell: int) -> float:
         """Mine probability of ``cell`` on ``board``'s position before the move (as the env's)."""
@@ -561,6 +729,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         return entry
 
     def _play_map(self, board: int, entry: Map) -> MineLayout:
+        self._maps_shown = True
         self.map_path[board], self.map_start[board] = entry.path, entry.start
         return entry.layout
 
@@ -653,3 +822,16 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             infos[key] = values
             infos[f"_{key}"] = present.copy()
         return infos
+
+
+_LOW_WORD = (1 << 64) - 1
+
+
+def _split_words(value: int) -> list[int]:
+    """A 128-bit generator state or increment as its high and low 64-bit words."""
+    return [value >> 64, value & _LOW_WORD]
+
+
+def _join_words(words: list[int]) -> int:
+    """:func:`_split_words` undone."""
+    return (words[0] << 64) | words[1]

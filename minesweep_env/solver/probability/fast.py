@@ -14,7 +14,9 @@ Importing this module imports numba; :mod:`.jit` decides when that is worth it.
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from numba import types
@@ -162,11 +164,55 @@ def load_kernels() -> bool:
     :returns: whether the kernels came from the cache.
     """
     for kernel, signature in KERNELS:
+        _load(kernel, signature)
+    return not any(kernel.stats.cache_misses for kernel, _ in KERNELS)
+
+
+_LOADING = threading.Lock()
+
+
+def _load(kernel: Any, signature: tuple) -> None:
+    """:func:`load_kernels` for one kernel (once; a second call finds it loaded)."""
+    with _LOADING:
         # Once compiles are off numba refuses even a signature it holds: ask only once.
         if signature not in kernel.overloads:
             kernel.compile(signature)
         kernel.disable_compile()
-    return not any(kernel.stats.cache_misses for kernel, _ in KERNELS)
+
+
+class _LoadedOnFirstCall:
+    """A kernel of :data:`KERNELS` that loads itself from numba's cache on its first call
+    (:func:`_load`), then stands aside: this module's name for it is the kernel again.
+
+    Loading all of them when the fast path opens costs about 0.3 s of CPU, most of a
+    fresh process's first game, which calls one or two; :func:`load_kernels_on_use`
+    opens the path with these instead, once the cache is known to hold every kernel.
+    """
+
+    def __init__(self, name: str, kernel: Any, signature: tuple) -> None:
+        self.name, self.kernel, self.signature = name, kernel, signature
+        self.loaded = False
+
+    def __call__(self, *args: Any) -> Any:
+        if not self.loaded:  # (a caller holding this object, as paths() does, keeps it)
+            _load(self.kernel, self.signature)
+            self.loaded = True
+            globals()[self.name] = self.kernel
+        return self.kernel(*args)
+
+
+def load_kernels_on_use() -> None:
+    """:func:`load_kernels`, each kernel on its first call (:class:`_LoadedOnFirstCall`).
+
+    For a process that found numba's cache ready (:mod:`.jit`'s marker): a kernel's
+    first call loads it from there, so no caller compiles; a kernel never called costs
+    nothing.
+    """
+    module = globals()
+    for kernel, signature in KERNELS:
+        name = kernel.py_func.__name__
+        if module.get(name) is kernel and kernel.overloads.get(signature) is None:
+            module[name] = _LoadedOnFirstCall(name, kernel, signature)
 
 
 def cache_index() -> str | None:

@@ -119,6 +119,7 @@ KERNEL_SOURCES = (
     "play_kernels.py",
     "tracked_kernels.py",
     "batch_kernels.py",
+    "step_kernels.py",
     "greedy_kernels.py",
     "choice_kernels.py",
     "generation_kernels.py",
@@ -260,7 +261,7 @@ class _Readiness:
     def load(self) -> None:
         from . import fast
 
-        fast.load_kernels()
+        fast.load_kernels_on_use()  # each kernel from the cache on its first call
         self.paths = fast.paths()
         self.fast = self.paths.probabilities
 

@@ -130,7 +130,7 @@ def drop_stale_caches(key: dict) -> Path | None:
 
 
 COMPILE_GROUPS = (
-    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked", "batch"),
+    ("fast.1", "fast.2", "fast.3", "fast.4", "play", "tracked", "batch", "step"),
     ("fast.0", "fast.5", "fast.6", "fast.7", "fast.8", "fast.9", "generation", "layout",
      "lookahead", "view"),
 )
@@ -151,6 +151,7 @@ def module_compilers() -> dict[str, Callable[[], object]]:
         layout_kernels,
         lookahead_kernels,
         play_kernels,
+        step_kernels,
         tracked_kernels,
         view_kernels,
     )
@@ -159,6 +160,7 @@ def module_compilers() -> dict[str, Callable[[], object]]:
         "play": play_kernels.compile_probe_kernel,  # the env's kernels
         "tracked": tracked_kernels.compile_kernels,
         "batch": batch_kernels.compile_kernels,  # the vector env's step
+        "step": step_kernels.compile_kernels,  # the vector env's whole step in one call
         "view": view_kernels.compile_kernels,  # the single env's observation and mask
         "generation": generation_kernels.compile_kernels,
         "layout": layout_kernels.compile_kernels,
