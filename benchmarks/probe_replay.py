@@ -1,0 +1,195 @@
+"""Replay recorded probe-kernel calls: the env's hot kernel timed alone, its results hashed.
+
+Every board-step of the vector env (and every step of the single env with rule set
+``complete``) is one call of ``tracked_kernels.probe_play_tracked``
+(:mod:`minesweep_env.solver.probability.tracked_kernels`).
+To change that kernel without changing a game, and to see where its time goes,
+this script
+
+* ``record``\\ s the calls a random masked agent makes in real play (one env, fixed
+  seeds): each call's view, layout, probed cell and counters, and what it returned;
+* ``replay``\\ s them in order, each game's kept constraints (``seen``, ``track``)
+  carried from call to call as in the game, several passes, and prints
+
+  - a digest of everything a caller can see (the returns, the view after, the
+    opened and flagged cells, the probabilities of a settled position) and how many
+    calls returned other than recorded: two trees with the same digest play the
+    same games;
+  - per category of call (a game's first probe, later probes that open two or more
+    cells, later one-cell probes, with or without a full count) the kernel's time per
+    call, the minimum over passes (a descheduled call only makes a pass slower).
+
+Compare two trees by running ``replay`` from each alternately (A B A B) on one
+recording::
+
+    PYTHONPATH=$PWD python benchmarks/probe_replay.py record --games 400 --out /tmp/calls.npz
+    PYTHONPATH=/tree/a python benchmarks/probe_replay.py replay /tmp/calls.npz --passes 7
+    PYTHONPATH=/tree/b python benchmarks/probe_replay.py replay /tmp/calls.npz --passes 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+from collections import defaultdict
+
+import gymnasium as gym
+import numpy as np
+
+import minesweep_env  # noqa: F401  (registers the env)
+from minesweep_env.core.cells import COVERED
+from minesweep_env.solver.probability import proof_kernels, tracked_kernels
+
+FIELDS = ("view", "mines", "numbers", "cell", "total", "nothing_covered", "safe_left", "game",
+          "returned")
+"""Arrays of a recording, one row per call (``returned``: the six returns as int64)."""
+
+
+def record(board: str, games: int, seed: int) -> dict[str, np.ndarray]:
+    """The probe-kernel calls of ``games`` random masked games on ``board`` (rule set
+    ``complete``), in order; ``game`` numbers the kept state (``track``) each call used."""
+    rows: dict[str, list] = defaultdict(list)
+    kernel = tracked_kernels.probe_play_tracked
+    tracks: dict[int, int] = {}
+
+    def recorded(view, mines, numbers, cell, total, nothing_covered, safe_left, opened,
+                 flagged, probabilities, seen, track):
+        rows["view"].append(view.reshape(-1).copy())
+        rows["mines"].append(np.asarray(mines, np.int8).copy())
+        rows["numbers"].append(np.asarray(numbers, np.int8).copy())
+        rows["cell"].append(cell)
+        rows["total"].append(total)
+        rows["nothing_covered"].append(nothing_covered)
+        rows["safe_left"].append(safe_left)
+        rows["game"].append(tracks.setdefault(id(track), len(tracks)))
+        returned = kernel(view, mines, numbers, cell, total, nothing_covered, safe_left, opened,
+                          flagged, probabilities, seen, track)
+        rows["returned"].append(np.array(returned, np.int64))
+        return returned
+
+    tracked_kernels.probe_play_tracked = recorded
+    try:
+        env = gym.make("SemiAutoMines-v0", board=board, rule_set="complete")
+        rng = np.random.default_rng(seed)
+        _, info = env.reset(seed=seed)
+        for _ in range(games):
+            done = False
+            while not done:
+                valid = np.flatnonzero(info["action_mask"])
+                action = valid[rng.integers(len(valid))]
+                _, _, terminated, truncated, info = env.step(action)
+                done = terminated or truncated
+            _, info = env.reset()
+    finally:
+        tracked_kernels.probe_play_tracked = kernel
+    return {name: np.array(rows[name]) for name in FIELDS}
+
+
+def categories(calls: dict[str, np.ndarray]) -> np.ndarray:
+    """Each call's category name: ``first`` (nothing opened before), ``mine`` (lost at
+    once), ``cascade`` (opened 2+ cells), ``one-cell FULL`` / ``one-cell`` (one cell,
+    settled by a full count or not)."""
+    names = []
+    for view, returned in zip(calls["view"], calls["returned"], strict=True):
+        status, count, _, _, won, lost = returned
+        if np.all(view == COVERED):
+            names.append("first")
+        elif lost:
+            names.append("mine")
+        elif count >= 2:
+            names.append("cascade")
+        elif status == proof_kernels.FULL and not won:
+            names.append("one-cell FULL")
+        else:
+            names.append("one-cell")
+    return np.array(names)
+
+
+def replay_pass(calls: dict[str, np.ndarray], digest: bool) -> tuple[np.ndarray, str, int]:
+    """One pass over the calls in order, each game's ``seen`` and ``track`` carried from
+    its last call: (each call's ns, the digest or "", calls returning other than recorded)."""
+    size = calls["view"].shape[1]
+    width = {480: 30, 256: 16, 81: 9}[size]
+    kernel = tracked_kernels.probe_play_tracked
+    seen: dict[int, np.ndarray] = {}
+    track: dict[int, np.ndarray] = {}
+    opened, flagged = np.empty(size, np.int64), np.empty(size, np.int64)
+    probabilities = np.empty(size)
+    times = np.empty(len(calls["cell"]), np.int64)
+    hasher = hashlib.blake2b(digest_size=8)
+    mismatches = 0
+    for k in range(len(times)):
+        game = int(calls["game"][k])
+        if game not in seen:
+            seen[game] = np.full(size, tracked_kernels.UNSEEN, np.int8)
+            track[game] = np.zeros((tracked_kernels.TRACK_ROWS, size), np.int64)
+        view = calls["view"][k].reshape(-1, width).copy()
+        args = (view, calls["mines"][k], calls["numbers"][k], int(calls["cell"][k]),
+                int(calls["total"][k]), bool(calls["nothing_covered"][k]),
+                int(calls["safe_left"][k]), opened, flagged, probabilities, seen[game],
+                track[game])
+        start = time.perf_counter_ns()
+        returned = kernel(*args)
+        times[k] = time.perf_counter_ns() - start
+        status, count, flags, _, won, lost = returned
+        mismatches += not np.array_equal(np.array(returned, np.int64), calls["returned"][k])
+        if digest:
+            hasher.update(np.array(returned, np.int64).tobytes())
+            hasher.update(view.tobytes())
+            hasher.update(opened[:count].tobytes())
+            hasher.update(flagged[:flags].tobytes())
+            if status == proof_kernels.FULL and not won and not lost:
+                hasher.update(probabilities.tobytes())
+    return times, hasher.hexdigest() if digest else "", mismatches
+
+
+def replay(path: str, passes: int) -> None:
+    """Print the digest and the per-category time of the recording at ``path``."""
+    with np.load(path) as data:
+        calls = {name: data[name] for name in FIELDS}
+    for name in ("mines", "numbers"):  # the kernels take mines and numbers as int8 rows
+        calls[name] = np.ascontiguousarray(calls[name], np.int8)
+    replay_pass(calls, False)  # loads the compiled kernel
+    best = None
+    digest, mismatches = "", 0
+    for p in range(passes):
+        times, pass_digest, pass_mismatches = replay_pass(calls, p == 0)
+        if p == 0:
+            digest, mismatches = pass_digest, pass_mismatches
+        best = times if best is None else np.minimum(best, times)
+    assert best is not None
+    names = categories(calls)
+    total_ns = best.sum()
+    print(f"calls {len(best)}  digest {digest}  mismatches {mismatches}")
+    print(f"{'category':<14} {'calls':>6} {'share':>6} {'us/call':>8}")
+    for name in ("first", "cascade", "one-cell", "one-cell FULL", "mine"):
+        chosen = best[names == name]
+        if len(chosen):
+            print(f"{name:<14} {len(chosen):>6} {chosen.sum() / total_ns:>6.1%} "
+                  f"{chosen.mean() / 1000:>8.2f}")
+    print(f"{'all':<14} {len(best):>6} {1:>6.1%} {best.mean() / 1000:>8.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    rec = commands.add_parser("record", help="record the calls of random masked games")
+    rec.add_argument("--board", default="expert")
+    rec.add_argument("--games", type=int, default=400)
+    rec.add_argument("--seed", type=int, default=0)
+    rec.add_argument("--out", required=True, help="an .npz file")
+    rep = commands.add_parser("replay", help="replay a recording: digest and time per call")
+    rep.add_argument("path")
+    rep.add_argument("--passes", type=int, default=7)
+    args = parser.parse_args()
+    if args.command == "record":
+        calls = record(args.board, args.games, args.seed)
+        np.savez_compressed(args.out, **calls)
+        print(f"{len(calls['cell'])} calls of {args.games} games -> {args.out}")
+    else:
+        replay(args.path, args.passes)
+
+
+if __name__ == "__main__":
+    main()
