@@ -41,6 +41,10 @@ import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.core.cells import COVERED
 from minesweep_env.solver.probability import proof_kernels, tracked_kernels
 
+EVICT_BYTES = 4 << 20
+"""Bytes written before each call in a ``--cold`` replay: more than the core's L2 cache
+(1 MB here), about the vector env's 64 boards' kept states (~6.6 MB on expert) apart."""
+
 FIELDS = ("view", "mines", "numbers", "cell", "total", "nothing_covered", "safe_left", "game",
           "returned")
 """Arrays of a recording, one row per call (``returned``: the six returns as int64)."""
@@ -106,9 +110,16 @@ def categories(calls: dict[str, np.ndarray]) -> np.ndarray:
     return np.array(names)
 
 
-def replay_pass(calls: dict[str, np.ndarray], digest: bool) -> tuple[np.ndarray, str, int]:
+def replay_pass(
+    calls: dict[str, np.ndarray], digest: bool, evict: np.ndarray | None = None
+) -> tuple[np.ndarray, str, int]:
     """One pass over the calls in order, each game's ``seen`` and ``track`` carried from
-    its last call: (each call's ns, the digest or "", calls returning other than recorded)."""
+    its last call: (each call's ns, the digest or "", calls returning other than recorded).
+
+    :param evict: when given, written over before each call (untimed), so each call finds
+        its state out of the core's caches, as in the vector env, whose 64 boards' states
+        take turns.
+    """
     size = calls["view"].shape[1]
     width = {480: 30, 256: 16, 81: 9}[size]
     kernel = tracked_kernels.probe_play_tracked
@@ -129,6 +140,8 @@ def replay_pass(calls: dict[str, np.ndarray], digest: bool) -> tuple[np.ndarray,
                 int(calls["total"][k]), bool(calls["nothing_covered"][k]),
                 int(calls["safe_left"][k]), opened, flagged, probabilities, seen[game],
                 track[game])
+        if evict is not None:
+            evict += 1
         start = time.perf_counter_ns()
         returned = kernel(*args)
         times[k] = time.perf_counter_ns() - start
@@ -144,8 +157,9 @@ def replay_pass(calls: dict[str, np.ndarray], digest: bool) -> tuple[np.ndarray,
     return times, hasher.hexdigest() if digest else "", mismatches
 
 
-def replay(path: str, passes: int) -> None:
-    """Print the digest and the per-category time of the recording at ``path``."""
+def replay(path: str, passes: int, cold: bool = False) -> None:
+    """Print the digest and the per-category time of the recording at ``path`` (``cold``:
+    each call's state out of the caches first)."""
     with np.load(path) as data:
         calls = {name: data[name] for name in FIELDS}
     for name in ("mines", "numbers"):  # the kernels take mines and numbers as int8 rows
@@ -153,15 +167,17 @@ def replay(path: str, passes: int) -> None:
     replay_pass(calls, False)  # loads the compiled kernel
     best = None
     digest, mismatches = "", 0
+    evict = np.zeros(EVICT_BYTES // 8, np.int64) if cold else None
     for p in range(passes):
-        times, pass_digest, pass_mismatches = replay_pass(calls, p == 0)
+        times, pass_digest, pass_mismatches = replay_pass(calls, p == 0, evict)
         if p == 0:
             digest, mismatches = pass_digest, pass_mismatches
         best = times if best is None else np.minimum(best, times)
     assert best is not None
     names = categories(calls)
     total_ns = best.sum()
-    print(f"calls {len(best)}  digest {digest}  mismatches {mismatches}")
+    print(f"calls {len(best)}  digest {digest}  mismatches {mismatches}"
+          + ("  (cold caches)" if cold else ""))
     print(f"{'category':<14} {'calls':>6} {'share':>6} {'us/call':>8}")
     for name in ("first", "cascade", "one-cell", "one-cell FULL", "mine"):
         chosen = best[names == name]
@@ -182,13 +198,15 @@ def main() -> None:
     rep = commands.add_parser("replay", help="replay a recording: digest and time per call")
     rep.add_argument("path")
     rep.add_argument("--passes", type=int, default=7)
+    rep.add_argument("--cold", action="store_true",
+                     help="evict the caches before each call (as the vector env's turns do)")
     args = parser.parse_args()
     if args.command == "record":
         calls = record(args.board, args.games, args.seed)
         np.savez_compressed(args.out, **calls)
         print(f"{len(calls['cell'])} calls of {args.games} games -> {args.out}")
     else:
-        replay(args.path, args.passes)
+        replay(args.path, args.passes, args.cold)
 
 
 if __name__ == "__main__":
