@@ -25,6 +25,9 @@ recording::
     PYTHONPATH=$PWD python benchmarks/probe_replay.py record --games 400 --out /tmp/calls.npz
     PYTHONPATH=/tree/a python benchmarks/probe_replay.py replay /tmp/calls.npz --passes 7
     PYTHONPATH=/tree/b python benchmarks/probe_replay.py replay /tmp/calls.npz --passes 7
+
+``vector`` prints the same kernel's CPU per board-step inside the native vector env
+(``probe_boards`` timed), beside the whole step's.
 """
 
 from __future__ import annotations
@@ -187,6 +190,48 @@ def replay(path: str, passes: int, cold: bool = False) -> None:
     print(f"{'all':<14} {len(best):>6} {1:>6.1%} {best.mean() / 1000:>8.2f}")
 
 
+def vector_probe_time(board: str, num_envs: int, seconds: float, blocks: int) -> None:
+    """Print, per block of ``seconds`` CPU of the native vector env (random masked play),
+    the probe kernel's CPU per board-step (``probe_boards``, all boards of a step in one
+    compiled call) beside the whole step's, and games/s."""
+    from minesweep_env.solver.probability import batch_kernels
+
+    kernel = batch_kernels.probe_boards
+    spent = [0.0, 0]
+
+    def timed(*args):
+        start = time.process_time()
+        kernel(*args)
+        spent[0] += time.process_time() - start
+        spent[1] += len(args[3])  # the boards probed
+
+    envs = gym.make_vec("SemiAutoMines-v0", num_envs=num_envs,
+                        vectorization_mode="vector_entry_point", board=board,
+                        rule_set="complete")
+    _, infos = envs.reset(seed=0)  # loads (and checks) the compiled kernels, unwrapped
+    rng = np.random.default_rng(0)
+    batch_kernels.probe_boards = timed
+    try:
+        print(f"{'block':<6} {'probe us/board-step':>20} {'step us/board-step':>19} "
+              f"{'games/s':>8}")
+        for block in range(-1, blocks):  # block -1: warm-up, not printed
+            spent[:] = [0.0, 0]
+            games = steps = 0
+            cpu = time.process_time()
+            while time.process_time() - cpu < (1.0 if block < 0 else seconds):
+                scores = rng.random(infos["action_mask"].shape)
+                scores[~infos["action_mask"]] = -1.0
+                _, _, terminated, truncated, infos = envs.step(scores.argmax(axis=1))
+                games += int((terminated | truncated).sum())
+                steps += num_envs
+            cpu = time.process_time() - cpu
+            if block >= 0:
+                print(f"{block:<6} {spent[0] / max(spent[1], 1) * 1e6:>20.2f} "
+                      f"{cpu / steps * 1e6:>19.2f} {games / cpu:>8.0f}")
+    finally:
+        batch_kernels.probe_boards = kernel
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -200,8 +245,15 @@ def main() -> None:
     rep.add_argument("--passes", type=int, default=7)
     rep.add_argument("--cold", action="store_true",
                      help="evict the caches before each call (as the vector env's turns do)")
+    vec = commands.add_parser("vector", help="the probe kernel's share of the vector env's step")
+    vec.add_argument("--board", default="expert")
+    vec.add_argument("--num-envs", type=int, default=64)
+    vec.add_argument("--seconds", type=float, default=3.0)
+    vec.add_argument("--blocks", type=int, default=3)
     args = parser.parse_args()
-    if args.command == "record":
+    if args.command == "vector":
+        vector_probe_time(args.board, args.num_envs, args.seconds, args.blocks)
+    elif args.command == "record":
         calls = record(args.board, args.games, args.seed)
         np.savez_compressed(args.out, **calls)
         print(f"{len(calls['cell'])} calls of {args.games} games -> {args.out}")
