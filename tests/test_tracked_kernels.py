@@ -286,3 +286,21 @@ def test_window_reads_at_fixed_offsets_as_read_window(width, height) -> None:
             assert tracked_kernels._window(cell, flat, height, width) == read_window(
                 cell, flat, height, width
             )
+
+
+def test_a_batch_sorts_its_cells_as_numpy() -> None:
+    """``batch_kernels.sort_cells`` (insertion for short lists, a pass over the board for
+    long ones) orders any list of distinct cells as ``np.sort``, and leaves its marks clear."""
+    from minesweep_env.solver.probability import batch_kernels
+
+    rng = np.random.default_rng(7)
+    marks = np.zeros(480, np.bool_)
+    for count in [0, 1, 2, 5, batch_kernels.SORT_BY_SCAN, batch_kernels.SORT_BY_SCAN + 1, 200,
+                  480]:
+        for _ in range(5):
+            cells = np.zeros(480, np.int64)
+            cells[:count] = rng.choice(480, count, replace=False)
+            want = np.sort(cells[:count])
+            batch_kernels.sort_cells(cells, count, marks)
+            assert cells[:count].tolist() == want.tolist()
+            assert not marks.any()
