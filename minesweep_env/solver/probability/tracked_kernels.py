@@ -399,6 +399,11 @@ def _listed_could_lose(track, decided, mines):
     return False
 
 
+SORTED_FRONTIER = 32
+"""Frontier cells up to which :func:`_kept_frontier` sorts them by insertion; a longer
+frontier is read back from the board in cell order."""
+
+
 @njit(cache=True)
 def _kept_frontier(height, width, covered, track):
     """What :func:`~.kernels._read_constraints` and :func:`~.kernels._signature_keys` read
@@ -447,8 +452,16 @@ def _kept_frontier(height, width, covered, track):
                     first = key >> 15
                     key_of[i] = key | 1 << ((y - first // width) * 5 + x - first % width + 2)
     # Cells come in the order the numbers first name them, nearly increasing: sorted,
-    # they are in the order _signature_keys lists them.
-    _sort_prefix(cells, frontier)
+    # they are in the order _signature_keys lists them. A long list is a row or more out
+    # of place here and there, so it is read back from ``key_of`` in one pass instead.
+    if frontier <= SORTED_FRONTIER:
+        _sort_prefix(cells, frontier)
+    else:
+        frontier = 0
+        for i in range(n):
+            if key_of[i] >= 0:
+                cells[frontier] = i
+                frontier += 1
     for k in range(frontier):
         keys[k] = key_of[cells[k]]
     return cells[:frontier], keys[:frontier], key_of, constraint_at, needs, numbers, count
