@@ -271,3 +271,36 @@ def test_counts_kept_from_count_to_count_are_the_counts(size) -> None:
             reused += len(spoiled)
         store = after
     assert reused > 10
+
+
+@pytest.mark.parametrize("width, height", [(30, 16), (5, 5), (3, 7), (1, 4)])
+def test_window_reads_at_fixed_offsets_as_read_window(width, height) -> None:
+    """The fixed-offset read of a window inside the board (and the bounded one at the
+    edges) gives what ``kernels.read_window`` gives, for every cell of random views."""
+    from minesweep_env.solver.probability.kernels import read_window
+
+    rng = np.random.default_rng(width * 100 + height)
+    for _ in range(20):
+        flat = rng.choice(np.array([COVERED, FLAGGED, 0, 1, 2, 3], np.int8), width * height)
+        for cell in range(width * height):
+            assert tracked_kernels._window(cell, flat, height, width) == read_window(
+                cell, flat, height, width
+            )
+
+
+def test_a_batch_sorts_its_cells_as_numpy() -> None:
+    """``batch_kernels.sort_cells`` (insertion for short lists, a pass over the board for
+    long ones) orders any list of distinct cells as ``np.sort``, and leaves its marks clear."""
+    from minesweep_env.solver.probability import batch_kernels
+
+    rng = np.random.default_rng(7)
+    marks = np.zeros(480, np.bool_)
+    for count in [0, 1, 2, 5, batch_kernels.SORT_BY_SCAN, batch_kernels.SORT_BY_SCAN + 1, 200,
+                  480]:
+        for _ in range(5):
+            cells = np.zeros(480, np.int64)
+            cells[:count] = rng.choice(480, count, replace=False)
+            want = np.sort(cells[:count])
+            batch_kernels.sort_cells(cells, count, marks)
+            assert cells[:count].tolist() == want.tolist()
+            assert not marks.any()

@@ -72,12 +72,35 @@ UNSEEN = 127
 """``seen[0]`` when the kept constraints describe no view (no view code is 127)."""
 
 
+@njit(cache=True, inline="always")
+def _inside(y, x, height, width):
+    """Whether cell (y, x) has all eight neighbours on the board: its window is then read
+    at fixed offsets, with no bounds to check."""
+    return 0 < y < height - 1 and 0 < x < width - 1
+
+
+@njit(cache=True)
+def _window(cell, flat, height, width):
+    """:func:`~.kernels.read_window` (the same returns), for a cell inside the board by
+    nine loads and no branches: the window of every cell a cascade opens is read."""
+    y, x = cell // width, cell % width
+    if not _inside(y, x, height, width):
+        return read_window(cell, flat, height, width)
+    mask = 0
+    flagged = 0
+    for bit in range(9):
+        value = flat[cell + (bit // 3 - 1) * width + bit % 3 - 1]
+        mask |= np.int64(value == COVERED) << bit
+        flagged += value == FLAGGED
+    return _POPCOUNT[mask], flagged, mask
+
+
 @njit(cache=True)
 def _refresh(cell, flat, height, width, track):
     """Read number ``cell``'s need and covered mask from the view; False when the
     number cannot hold (more flags around it than it says, or too few covered cells)."""
     value = np.int64(flat[cell])
-    room, flagged, mask = read_window(cell, flat, height, width)
+    room, flagged, mask = _window(cell, flat, height, width)
     track[NEED, cell] = value - flagged
     track[MASK, cell] = mask
     return 0 <= value - flagged <= room
@@ -160,6 +183,43 @@ def _pairs_of(listed, height, width, track):
     return count
 
 
+@njit(cache=True, inline="always")
+def _decide_in_masks(cell, mine, height, width, track, changed, bad):
+    """Take decided ``cell`` out of the covered masks of the numbers around it (a mine
+    out of their needs too), listing them in ``track[CHANGED]`` (``changed`` so far);
+    returns the new count and ``bad``, True once such a number cannot hold."""
+    need, masks = track[NEED], track[MASK]
+    y, x = cell // width, cell % width
+    if _inside(y, x, height, width):
+        for k in range(9):
+            c = cell + (k // 3 - 1) * width + k % 3 - 1
+            if masks[c] == 0:
+                continue
+            # The cell is at the mirrored offset from that number: bit 8 - k.
+            masks[c] &= ~(1 << (8 - k))
+            need[c] -= mine
+            bad |= not 0 <= need[c] <= _POPCOUNT[masks[c]]
+            if not track[IN_CHANGED, c]:
+                track[IN_CHANGED, c] = 1
+                track[CHANGED, changed] = c
+                changed += 1
+        return changed, bad
+    for ny in range(max(y - 1, 0), min(y + 2, height)):
+        for nx in range(max(x - 1, 0), min(x + 2, width)):
+            c = ny * width + nx
+            if masks[c] == 0:
+                continue
+            # The cell is at (y - ny, x - nx) from that number.
+            masks[c] &= ~(1 << ((y - ny + 1) * 3 + x - nx + 1))
+            need[c] -= mine
+            bad |= not 0 <= need[c] <= _POPCOUNT[masks[c]]
+            if not track[IN_CHANGED, c]:
+                track[IN_CHANGED, c] = 1
+                track[CHANGED, changed] = c
+                changed += 1
+    return changed, bad
+
+
 @njit(cache=True)
 def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
     """The cheap rules' fixed point from the listed numbers: :data:`SAFE` / :data:`MINE`
@@ -220,21 +280,8 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
             track[DECIDED, decided + k] = cell
             if mark & MINE:
                 mines += 1
-            y, x = cell // width, cell % width
-            for ny in range(max(y - 1, 0), min(y + 2, height)):
-                for nx in range(max(x - 1, 0), min(x + 2, width)):
-                    c = ny * width + nx
-                    if masks[c] == 0:
-                        continue
-                    # The cell is at (y - ny, x - nx) from that number.
-                    masks[c] &= ~(1 << ((y - ny + 1) * 3 + x - nx + 1))
-                    if mark & MINE:
-                        need[c] -= 1
-                    bad |= not 0 <= need[c] <= _POPCOUNT[masks[c]]
-                    if not track[IN_CHANGED, c]:
-                        track[IN_CHANGED, c] = 1
-                        track[CHANGED, changed] = c
-                        changed += 1
+            changed, bad = _decide_in_masks(cell, mark & MINE != 0, height, width, track,
+                                            changed, bad)
         decided += count
         covered -= count
         left -= mines
@@ -249,6 +296,42 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
         lone = changed
 
 
+@njit(cache=True, inline="always")
+def _open_in_masks(cell, height, width, track, count, ok):
+    """Take opened ``cell`` (not decided by the cheap rules) out of the covered masks of
+    the numbers around it, listing them in ``track[WORK]`` (``count`` so far); returns
+    the new count and ``ok``, False once such a number cannot hold."""
+    need, masks = track[NEED], track[MASK]
+    y, x = cell // width, cell % width
+    if _inside(y, x, height, width):
+        for k in range(9):
+            number = cell + (k // 3 - 1) * width + k % 3 - 1
+            # The cell is at the mirrored offset from that number: bit 8 - k.
+            bit = 1 << (8 - k)
+            if masks[number] & bit:
+                masks[number] &= ~bit
+                ok &= need[number] <= _POPCOUNT[masks[number]]
+                if not track[LISTED, number]:
+                    track[LISTED, number] = 1
+                    track[WORK, count] = number
+                    count += 1
+        return count, ok
+    for ny in range(max(y - 1, 0), min(y + 2, height)):
+        for nx in range(max(x - 1, 0), min(x + 2, width)):
+            number = ny * width + nx
+            # The cell is at (y - ny, x - nx) from that number.
+            bit = 1 << ((y - ny + 1) * 3 + x - nx + 1)
+            if masks[number] & bit:
+                masks[number] &= ~bit
+                # A safe cell gone: the need stays, the room shrinks.
+                ok &= need[number] <= _POPCOUNT[masks[number]]
+                if not track[LISTED, number]:
+                    track[LISTED, number] = 1
+                    track[WORK, count] = number
+                    count += 1
+    return count, ok
+
+
 @njit(cache=True)
 def _take_in_opened(opened, first, last, flat, height, width, track):
     """Bring the kept constraints up to date with the cells ``opened[first:last]`` that
@@ -260,29 +343,16 @@ def _take_in_opened(opened, first, last, flat, height, width, track):
     cells of the numbers around it here. Every opened cell is a new number, read from
     the view. Returns how many numbers are listed, or -1 when a changed one cannot hold.
     """
-    need, masks, codes = track[NEED], track[MASK], track[CODES]
+    masks, codes = track[MASK], track[CODES]
     count = 0
     ok = True
+    # One pass: a cell opened here is covered (mask 0) until its own turn reads its
+    # window, in which every cell opened here is open already, so no order of the cells
+    # sees another's half-done state.
     for k in range(first, last):
         cell = opened[k]
-        if codes[cell] & SAFE:
-            continue
-        y, x = cell // width, cell % width
-        for ny in range(max(y - 1, 0), min(y + 2, height)):
-            for nx in range(max(x - 1, 0), min(x + 2, width)):
-                number = ny * width + nx
-                # The cell is at (y - ny, x - nx) from that number.
-                bit = 1 << ((y - ny + 1) * 3 + x - nx + 1)
-                if masks[number] & bit:
-                    masks[number] &= ~bit
-                    # A safe cell gone: the need stays, the room shrinks.
-                    ok &= need[number] <= _POPCOUNT[masks[number]]
-                    if not track[LISTED, number]:
-                        track[LISTED, number] = 1
-                        track[WORK, count] = number
-                        count += 1
-    for k in range(first, last):
-        cell = opened[k]
+        if not codes[cell] & SAFE:
+            count, ok = _open_in_masks(cell, height, width, track, count, ok)
         ok &= _refresh(cell, flat, height, width, track)
         if not track[LISTED, cell]:
             track[LISTED, cell] = 1
@@ -327,6 +397,11 @@ def _listed_could_lose(track, decided, mines):
         if (codes[cell] & SAFE and mines[cell]) or codes[cell] == SAFE | MINE:
             return True
     return False
+
+
+SORTED_FRONTIER = 32
+"""Frontier cells up to which :func:`_kept_frontier` sorts them by insertion; a longer
+frontier is read back from the board in cell order."""
 
 
 @njit(cache=True)
@@ -377,8 +452,16 @@ def _kept_frontier(height, width, covered, track):
                     first = key >> 15
                     key_of[i] = key | 1 << ((y - first // width) * 5 + x - first % width + 2)
     # Cells come in the order the numbers first name them, nearly increasing: sorted,
-    # they are in the order _signature_keys lists them.
-    _sort_prefix(cells, frontier)
+    # they are in the order _signature_keys lists them. A long list is a row or more out
+    # of place here and there, so it is read back from ``key_of`` in one pass instead.
+    if frontier <= SORTED_FRONTIER:
+        _sort_prefix(cells, frontier)
+    else:
+        frontier = 0
+        for i in range(n):
+            if key_of[i] >= 0:
+                cells[frontier] = i
+                frontier += 1
     for k in range(frontier):
         keys[k] = key_of[cells[k]]
     return cells[:frontier], keys[:frontier], key_of, constraint_at, needs, numbers, count
