@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,10 @@ from gymnasium.vector import AutoresetMode
 
 import minesweep_env  # noqa: F401  (registers the env)
 
-MAPS = Path(__file__).resolve().parent.parent / "maps" / "suites" / "beginner"
+ROOT = Path(__file__).resolve().parent.parent
+# Relative to ROOT (main() works from there): the env reports a map by the path it was
+# given, so an absolute path would make two checkouts' digests differ.
+MAPS = Path("maps") / "suites" / "beginner"
 
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     (name, num_envs, kwargs)
@@ -189,6 +193,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=150)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
+    os.chdir(ROOT)
     total = hashlib.sha256()
     for name, num_envs, kwargs in CASES:
         line = play_vector(num_envs, kwargs, args.steps, args.seed)
