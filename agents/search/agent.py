@@ -126,6 +126,10 @@ INFLUENCED = 0.9
 """Also look at the cells of :func:`.potential.scan`'s would-be twins and their
 enablers whose safety with that risk given back is over this fraction of the best
 safety (0: none; JSMinesweeper's is 0.9)."""
+DEEP_SECONDARY = 1
+"""From depth 3 on, keep the depth-2 default's valuation at the look-ahead's leaves (1: on;
+see :func:`.lookahead.next_guess_value`); 0 is session 9's depth 3, whose compiled kernel
+values the last guess by the plain best safety."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -186,6 +190,10 @@ class SearchAgent(Agent):
         potential (1: on, 0: off; see :func:`.potential.scan`).
     :param influenced: look also at the cells of the whole-board scan whose safety, with
         that risk given back, is over this fraction of the best (0: none).
+    :param deep_secondary: from depth 3 on, value an outcome where the player must
+        guess by its best next guess valued as this agent values a candidate at depth 2
+        (secondary safety, 50/50 factor; 1: on, 0: session 9's depth 3; only with
+        ``secondary``).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -214,6 +222,7 @@ class SearchAgent(Agent):
         tie_clears: int = TIE_CLEARS,
         enablers: int = ENABLERS,
         influenced: float = INFLUENCED,
+        deep_secondary: int = DEEP_SECONDARY,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -242,6 +251,7 @@ class SearchAgent(Agent):
         self.tie_clears = bool(tie_clears)
         self.enablers = bool(enablers)
         self.influenced = float(influenced)
+        self.deep_secondary = bool(deep_secondary)
         self.opening = opening
         self._cache: dict = {}
 
@@ -379,6 +389,8 @@ class SearchAgent(Agent):
             self.blend,
             fast,
             self.secondary,
+            self.deep_secondary,
+            self.fifty,
         )
 
     def _shared_candidates(
@@ -520,5 +532,10 @@ class SearchAgent(Agent):
             + (", ties by expected clears" if self.tie_clears and self.secondary else "")
             + (", enablers' 50/50 risk" if self.enablers and self.fifty else "")
             + (f", influenced cells over {self.influenced}" if self.influenced else "")
+            + (
+                ", depth-2 valuation at the leaves"
+                if self.depth >= 3 and self.secondary and self.deep_secondary
+                else ""
+            )
             + ")"
         )
