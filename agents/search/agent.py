@@ -24,11 +24,16 @@ Each move, in this order:
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
-solvers. From ``depth=3`` on, a compiled kernel weighs the look-ahead's last
-two guesses (:mod:`minesweep_env.solver.probability.lookahead_kernels`), so
-depth 3 costs about what depth 2 does; candidates it leaves within
-:data:`SETTLE_GAP` of the best are weighed again on exact counts, so the
-choice is the exact look-ahead's.
+solvers. From ``depth=3`` on (``deep_secondary``, session 10), the look-ahead keeps
+the depth-2 valuation at its leaves: an outcome of a candidate that leaves a living
+safe cell is valued as at depth 2 (its secondary safety), one where the player must
+guess again by the best of its next guesses valued as the depth-2 default values a
+candidate (two-move survival with the secondary safety, times that guess's own 50/50
+factor; :func:`.lookahead.next_guess_value`). A compiled kernel
+(:mod:`minesweep_env.solver.probability.lookahead_kernels`) weighs that middle level,
+one call per position; with ``settle`` the candidates within :data:`SETTLE_GAP` of
+the best are weighed again on exact counts. ``depth=3:deep_secondary=0`` is session
+9's depth 3 (the last guess by its plain best safety; always settled).
 ``deep_width`` (default :data:`DEEP_WIDTH`) is how many of the safest cells
 each deeper position looks at (``search:depth=3:deep_width=8``).
 
@@ -130,6 +135,10 @@ DEEP_SECONDARY = 1
 """From depth 3 on, keep the depth-2 default's valuation at the look-ahead's leaves (1: on;
 see :func:`.lookahead.next_guess_value`); 0 is session 9's depth 3, whose compiled kernel
 values the last guess by the plain best safety."""
+SETTLE = 0
+"""With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
+:data:`SETTLE_GAP`; session 9's depth 3 always does). Off: it costs about a third of
+depth 3's time and changed no move in 60 expert games (search_session10.md)."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -194,6 +203,8 @@ class SearchAgent(Agent):
         guess by its best next guess valued as this agent values a candidate at depth 2
         (secondary safety, 50/50 factor; 1: on, 0: session 9's depth 3; only with
         ``secondary``).
+    :param settle: with ``deep_secondary``, weigh candidates within :data:`SETTLE_GAP`
+        of the best again on exact counts (1: on, 0: decide on the compiled values).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -223,6 +234,7 @@ class SearchAgent(Agent):
         enablers: int = ENABLERS,
         influenced: float = INFLUENCED,
         deep_secondary: int = DEEP_SECONDARY,
+        settle: int = SETTLE,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -252,6 +264,7 @@ class SearchAgent(Agent):
         self.enablers = bool(enablers)
         self.influenced = float(influenced)
         self.deep_secondary = bool(deep_secondary)
+        self.settle = bool(settle)
         self.opening = opening
         self._cache: dict = {}
 
@@ -430,12 +443,17 @@ class SearchAgent(Agent):
 
         # max keeps the first of equal keys: the greedy ranking breaks ties.
         best = max(assessed, key=key)
-        if self.depth >= 3:
+        if self.depth >= 3 and (self.settle or not self._deep_secondary):
             assessed = self._settle(board, weights, assessed, score(best), score)
             best = max(assessed, key=key)
         if self.dominance:
             best = self._dominant(board, weights, valid, best, assessed)
         return Advice(best.cell, "search", best.safety, assessed)
+
+    @property
+    def _deep_secondary(self) -> bool:
+        """Whether the look-ahead keeps the depth-2 valuation from depth 3 on."""
+        return self.depth >= 3 and self.secondary and self.deep_secondary
 
     def _settle(
         self,

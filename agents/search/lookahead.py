@@ -17,7 +17,13 @@ At depth 3 and more the last two guesses are weighed thousands of times a
 game; with ``fast`` the compiled kernel
 (:mod:`minesweep_env.solver.probability.lookahead_kernels`) weighs them, one
 call per trial position, within about 1e-12 of the exact figure (the agent
-settles near ties on exact counts).
+may settle near ties on exact counts).
+
+With ``secondary`` and ``deep_secondary`` the deeper look-ahead keeps the
+depth-2 default's (JSMinesweeper's) valuation: a trial position is valued by its
+secondary safety unless the player must guess there (no living safe cell), and
+then by its best next guess valued as the agent values a candidate at depth 2
+(:func:`next_guess_value`, the 50/50 factor included).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from functools import cached_property
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, neighbour_table
+from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
 from minesweep_env.solver.probability import Weights, jit
 
 from ..progress import FLOAT_CELLS, exact_trial_weights, number_range
@@ -126,16 +132,21 @@ class Outcome:
         when nothing is left to guess."""
         flat = self.board.grid.reshape(-1)
         layouts = self.weights.layouts
-        mine = self.weights.mine_weight
-        covered = [c for c in mine if flat[c] == COVERED]
-        undecided = {c for c in covered if (w := mine[c]) is None or 0 < w < layouts}
-        if not undecided:
+        undecided = np.zeros(flat.size, np.int8)
+        open_weights = []
+        for c, w in self.weights.mine_weight.items():
+            if flat[c] != COVERED:
+                continue
+            if w is None or 0 < w < layouts:
+                undecided[c] = 1
+            if w is not None and w < layouts:
+                open_weights.append((w, c))
+        if not undecided.any():
             return None
-        table = neighbour_table(self.board.width, self.board.height)
-        open_weights = sorted(
-            (w, c) for c in covered if (w := mine[c]) is not None and w < layouts
-        )
-        living = [(w, c) for w, c in open_weights if any(n in undecided for n in table[c])]
+        open_weights.sort()
+        # A cell lives when one of its eight neighbours is undecided (one pass for all).
+        beside = neighbour_sum(undecided.reshape(self.board.grid.shape)).reshape(-1)
+        living = [(w, c) for w, c in open_weights if beside[c]]
         return open_weights, living
 
     def secondary_safety(self) -> float:

@@ -1,4 +1,5 @@
-"""Compiled (numba) look-ahead of the search agent: the best two-move survival of a position.
+"""Compiled (numba) look-ahead of the search agent: the best two-move survival of a position
+(plain, or valued as the depth-2 default values a candidate: :func:`secondary_survival_of`).
 
 The search agent's depth-3 look-ahead (``agents/search/lookahead.py``) asks,
 for every number a candidate could show, how well the player survives the
