@@ -131,6 +131,10 @@ INFLUENCED = 0.9
 """Also look at the cells of :func:`.potential.scan`'s would-be twins and their
 enablers whose safety with that risk given back is over this fraction of the best
 safety (0: none; JSMinesweeper's is 0.9)."""
+DEEP_GAP = 0.0
+"""With ``deep_secondary``: rank by the depth-2 default and let the deeper look-ahead
+choose only among the candidates within this (relative) of the best depth-2 score
+(0: the deeper look-ahead ranks every candidate)."""
 DEEP_SECONDARY = 1
 """From depth 3 on, keep the depth-2 default's valuation at the look-ahead's leaves (1: on;
 see :func:`.lookahead.next_guess_value`); 0 is session 9's depth 3, whose compiled kernel
@@ -205,6 +209,9 @@ class SearchAgent(Agent):
         ``secondary``).
     :param settle: with ``deep_secondary``, weigh candidates within :data:`SETTLE_GAP`
         of the best again on exact counts (1: on, 0: decide on the compiled values).
+    :param deep_gap: with ``deep_secondary``, rank at depth 2 and let the deeper
+        look-ahead choose only among candidates within this (relative) of the best
+        depth-2 score (0: off; see :data:`DEEP_GAP`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -235,6 +242,7 @@ class SearchAgent(Agent):
         influenced: float = INFLUENCED,
         deep_secondary: int = DEEP_SECONDARY,
         settle: int = SETTLE,
+        deep_gap: float = DEEP_GAP,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -265,6 +273,7 @@ class SearchAgent(Agent):
         self.influenced = float(influenced)
         self.deep_secondary = bool(deep_secondary)
         self.settle = bool(settle)
+        self.deep_gap = float(deep_gap)
         self.opening = opening
         self._cache: dict = {}
 
@@ -363,7 +372,8 @@ class SearchAgent(Agent):
             listed += self._shared_candidates(weights, valid, shared, listed)
         if self.influenced and scanned is not None:
             listed += self._influenced_candidates(weights, valid, scanned, listed)
-        return tuple(self._assess(board, weights, cell) for cell in listed)
+        depth = 2 if self._gapped else self.depth
+        return tuple(self._assess(board, weights, cell, depth=depth) for cell in listed)
 
     def _influenced_candidates(
         self, weights: Weights, valid: np.ndarray, scanned: Scan, listed: list[int]
@@ -387,15 +397,17 @@ class SearchAgent(Agent):
         )
 
     def _assess(
-        self, board: Board, weights: Weights, cell: int, fast: bool = True
+        self, board: Board, weights: Weights, cell: int, fast: bool = True,
+        depth: int | None = None,
     ) -> Assessment:
         """:func:`.lookahead.assess` with this agent's settings (``fast``: the compiled
-        kernel may weigh the last two guesses, from depth 3 on)."""
+        kernel may weigh the last two guesses, from depth 3 on; ``depth``: the agent's
+        unless given)."""
         return assess(
             board,
             weights,
             cell,
-            self.depth,
+            self.depth if depth is None else depth,
             self._cache,
             (self.deep_width,),
             self.living,
@@ -443,12 +455,40 @@ class SearchAgent(Agent):
 
         # max keeps the first of equal keys: the greedy ranking breaks ties.
         best = max(assessed, key=key)
+        if self._gapped:
+            return self._deeper_among_close(board, weights, assessed, score(best), key)
         if self.depth >= 3 and (self.settle or not self._deep_secondary):
             assessed = self._settle(board, weights, assessed, score(best), score)
             best = max(assessed, key=key)
         if self.dominance:
             best = self._dominant(board, weights, valid, best, assessed)
         return Advice(best.cell, "search", best.safety, assessed)
+
+    def _deeper_among_close(
+        self,
+        board: Board,
+        weights: Weights,
+        assessed: tuple[Assessment, ...],
+        best: float,
+        key: Callable[[Assessment], tuple[float, float]],
+    ) -> Advice:
+        """With ``deep_gap``: the candidates whose depth-2 score is within ``deep_gap``
+        (relative) of the ``best`` weighed again at the agent's depth (their 50/50
+        factors kept), the best of those chosen; alone, the best stands."""
+        floor = best - self.deep_gap * abs(best)
+        close = [a for a in assessed if key(a)[0] >= floor]
+        if len(close) > 1:
+            close = [
+                replace(self._assess(board, weights, a.cell), factor=a.factor) for a in close
+            ]
+        chosen = max(close, key=key)
+        return Advice(chosen.cell, "search", chosen.safety, assessed)
+
+    @property
+    def _gapped(self) -> bool:
+        """Whether depth 2 ranks and the deeper look-ahead only chooses among its close
+        candidates (``deep_gap``)."""
+        return self._deep_secondary and self.deep_gap > 0
 
     @property
     def _deep_secondary(self) -> bool:
