@@ -168,3 +168,24 @@ def test_depth_three_is_deterministic_and_differs_from_session_nines():
     ]
     assert first == again
     assert first != old
+
+
+def test_a_wide_deep_gap_is_depth_three_and_a_narrow_one_keeps_depth_twos_best():
+    """``deep_gap``: with every candidate close, depth 3 chooses as it does alone; with
+    a gap, the choice is among the depth-2 candidates within it of the best."""
+    boards = _positions(30)
+    three = [SearchAgent(depth=3, endgame_layouts=0).advise(b).cell for b in boards]
+    wide = [SearchAgent(depth=3, deep_gap=1e9, endgame_layouts=0).advise(b).cell for b in boards]
+    assert wide == three
+    two = SearchAgent(depth=2, endgame_layouts=0)
+    narrow = SearchAgent(depth=3, deep_gap=0.01, endgame_layouts=0)
+    changed = 0
+    for board in boards:
+        advice = narrow.advise(board)
+        if advice.reason != "search":
+            continue
+        scores = {a.cell: two.score(a) for a in advice.candidates}  # depth-2 assessments
+        best = max(scores.values())
+        assert scores[advice.cell] >= best - 0.01 * abs(best) - 1e-12
+        changed += advice.cell != two.advise(board).cell
+    assert changed < len(boards)
