@@ -110,8 +110,9 @@ def test_the_kernel_is_not_asked_without_a_mine_total():
 
 
 def test_depth_three_decides_alike_with_and_without_the_kernel(monkeypatch):
-    """The same cell and reason on every position; some positions have candidates
-    within the settling gap (near ties), so the exact settling is exercised too."""
+    """Session 9's depth 3: the same cell and reason on every position; some positions
+    have candidates within the settling gap (near ties), so the exact settling is
+    exercised too."""
     boards = _positions(60)
     settled = []
     settle = search_agent.SearchAgent._settle
@@ -122,9 +123,9 @@ def test_depth_three_decides_alike_with_and_without_the_kernel(monkeypatch):
         return settle(self, board, weights, assessed, best, score)
 
     monkeypatch.setattr(search_agent.SearchAgent, "_settle", counting)
-    fast = [SearchAgent(depth=3, endgame_layouts=0).advise(b) for b in boards]
+    fast = [SearchAgent(depth=3, deep_secondary=0, endgame_layouts=0).advise(b) for b in boards]
     monkeypatch.setattr(lookahead, "compiled_survival", lambda *args: None)
-    exact = [SearchAgent(depth=3, endgame_layouts=0).advise(b) for b in boards]
+    exact = [SearchAgent(depth=3, deep_secondary=0, endgame_layouts=0).advise(b) for b in boards]
     assert [(a.cell, a.reason) for a in fast] == [(a.cell, a.reason) for a in exact]
     assert sum(a.reason == "search" for a in fast) >= 20
     assert any(settled) and not all(settled)

@@ -24,11 +24,16 @@ Each move, in this order:
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
-solvers. From ``depth=3`` on, a compiled kernel weighs the look-ahead's last
-two guesses (:mod:`minesweep_env.solver.probability.lookahead_kernels`), so
-depth 3 costs about what depth 2 does; candidates it leaves within
-:data:`SETTLE_GAP` of the best are weighed again on exact counts, so the
-choice is the exact look-ahead's.
+solvers. From ``depth=3`` on (``deep_secondary``, session 10), the look-ahead keeps
+the depth-2 valuation at its leaves: an outcome of a candidate that leaves a living
+safe cell is valued as at depth 2 (its secondary safety), one where the player must
+guess again by the best of its next guesses valued as the depth-2 default values a
+candidate (two-move survival with the secondary safety, times that guess's own 50/50
+factor; :func:`.lookahead.next_guess_value`). A compiled kernel
+(:mod:`minesweep_env.solver.probability.lookahead_kernels`) weighs that middle level,
+one call per position; with ``settle`` the candidates within :data:`SETTLE_GAP` of
+the best are weighed again on exact counts. ``depth=3:deep_secondary=0`` is session
+9's depth 3 (the last guess by its plain best safety; always settled).
 ``deep_width`` (default :data:`DEEP_WIDTH`) is how many of the safest cells
 each deeper position looks at (``search:depth=3:deep_width=8``).
 
@@ -126,6 +131,18 @@ INFLUENCED = 0.9
 """Also look at the cells of :func:`.potential.scan`'s would-be twins and their
 enablers whose safety with that risk given back is over this fraction of the best
 safety (0: none; JSMinesweeper's is 0.9)."""
+DEEP_GAP = 0.0
+"""With ``deep_secondary``: rank by the depth-2 default and let the deeper look-ahead
+choose only among the candidates within this (relative) of the best depth-2 score
+(0: the deeper look-ahead ranks every candidate)."""
+DEEP_SECONDARY = 1
+"""From depth 3 on, keep the depth-2 default's valuation at the look-ahead's leaves (1: on;
+see :func:`.lookahead.next_guess_value`); 0 is session 9's depth 3, whose compiled kernel
+values the last guess by the plain best safety."""
+SETTLE = 0
+"""With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
+:data:`SETTLE_GAP`; session 9's depth 3 always does). Off: it costs about a third of
+depth 3's time and changed no move in 60 expert games (search_session10.md)."""
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
@@ -186,6 +203,15 @@ class SearchAgent(Agent):
         potential (1: on, 0: off; see :func:`.potential.scan`).
     :param influenced: look also at the cells of the whole-board scan whose safety, with
         that risk given back, is over this fraction of the best (0: none).
+    :param deep_secondary: from depth 3 on, value an outcome where the player must
+        guess by its best next guess valued as this agent values a candidate at depth 2
+        (secondary safety, 50/50 factor; 1: on, 0: session 9's depth 3; only with
+        ``secondary``).
+    :param settle: with ``deep_secondary``, weigh candidates within :data:`SETTLE_GAP`
+        of the best again on exact counts (1: on, 0: decide on the compiled values).
+    :param deep_gap: with ``deep_secondary``, rank at depth 2 and let the deeper
+        look-ahead choose only among candidates within this (relative) of the best
+        depth-2 score (0: off; see :data:`DEEP_GAP`).
     :param opening: play the known best first click.
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
@@ -214,6 +240,9 @@ class SearchAgent(Agent):
         tie_clears: int = TIE_CLEARS,
         enablers: int = ENABLERS,
         influenced: float = INFLUENCED,
+        deep_secondary: int = DEEP_SECONDARY,
+        settle: int = SETTLE,
+        deep_gap: float = DEEP_GAP,
         opening: bool = True,
         seed: int | None = None,
     ):
@@ -242,6 +271,9 @@ class SearchAgent(Agent):
         self.tie_clears = bool(tie_clears)
         self.enablers = bool(enablers)
         self.influenced = float(influenced)
+        self.deep_secondary = bool(deep_secondary)
+        self.settle = bool(settle)
+        self.deep_gap = float(deep_gap)
         self.opening = opening
         self._cache: dict = {}
 
@@ -340,7 +372,8 @@ class SearchAgent(Agent):
             listed += self._shared_candidates(weights, valid, shared, listed)
         if self.influenced and scanned is not None:
             listed += self._influenced_candidates(weights, valid, scanned, listed)
-        return tuple(self._assess(board, weights, cell) for cell in listed)
+        depth = 2 if self._gapped else self.depth
+        return tuple(self._assess(board, weights, cell, depth=depth) for cell in listed)
 
     def _influenced_candidates(
         self, weights: Weights, valid: np.ndarray, scanned: Scan, listed: list[int]
@@ -364,21 +397,25 @@ class SearchAgent(Agent):
         )
 
     def _assess(
-        self, board: Board, weights: Weights, cell: int, fast: bool = True
+        self, board: Board, weights: Weights, cell: int, fast: bool = True,
+        depth: int | None = None,
     ) -> Assessment:
         """:func:`.lookahead.assess` with this agent's settings (``fast``: the compiled
-        kernel may weigh the last two guesses, from depth 3 on)."""
+        kernel may weigh the last two guesses, from depth 3 on; ``depth``: the agent's
+        unless given)."""
         return assess(
             board,
             weights,
             cell,
-            self.depth,
+            self.depth if depth is None else depth,
             self._cache,
             (self.deep_width,),
             self.living,
             self.blend,
             fast,
             self.secondary,
+            self.deep_secondary,
+            self.fifty,
         )
 
     def _shared_candidates(
@@ -418,12 +455,45 @@ class SearchAgent(Agent):
 
         # max keeps the first of equal keys: the greedy ranking breaks ties.
         best = max(assessed, key=key)
-        if self.depth >= 3:
+        if self._gapped:
+            return self._deeper_among_close(board, weights, assessed, score(best), key)
+        if self.depth >= 3 and (self.settle or not self._deep_secondary):
             assessed = self._settle(board, weights, assessed, score(best), score)
             best = max(assessed, key=key)
         if self.dominance:
             best = self._dominant(board, weights, valid, best, assessed)
         return Advice(best.cell, "search", best.safety, assessed)
+
+    def _deeper_among_close(
+        self,
+        board: Board,
+        weights: Weights,
+        assessed: tuple[Assessment, ...],
+        best: float,
+        key: Callable[[Assessment], tuple[float, float]],
+    ) -> Advice:
+        """With ``deep_gap``: the candidates whose depth-2 score is within ``deep_gap``
+        (relative) of the ``best`` weighed again at the agent's depth (their 50/50
+        factors kept), the best of those chosen; alone, the best stands."""
+        floor = best - self.deep_gap * abs(best)
+        close = [a for a in assessed if key(a)[0] >= floor]
+        if len(close) > 1:
+            close = [
+                replace(self._assess(board, weights, a.cell), factor=a.factor) for a in close
+            ]
+        chosen = max(close, key=key)
+        return Advice(chosen.cell, "search", chosen.safety, assessed)
+
+    @property
+    def _gapped(self) -> bool:
+        """Whether depth 2 ranks and the deeper look-ahead only chooses among its close
+        candidates (``deep_gap``)."""
+        return self._deep_secondary and self.deep_gap > 0
+
+    @property
+    def _deep_secondary(self) -> bool:
+        """Whether the look-ahead keeps the depth-2 valuation from depth 3 on."""
+        return self.depth >= 3 and self.secondary and self.deep_secondary
 
     def _settle(
         self,
@@ -520,5 +590,10 @@ class SearchAgent(Agent):
             + (", ties by expected clears" if self.tie_clears and self.secondary else "")
             + (", enablers' 50/50 risk" if self.enablers and self.fifty else "")
             + (f", influenced cells over {self.influenced}" if self.influenced else "")
+            + (
+                ", depth-2 valuation at the leaves"
+                if self.depth >= 3 and self.secondary and self.deep_secondary
+                else ""
+            )
             + ")"
         )

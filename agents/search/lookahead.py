@@ -17,7 +17,13 @@ At depth 3 and more the last two guesses are weighed thousands of times a
 game; with ``fast`` the compiled kernel
 (:mod:`minesweep_env.solver.probability.lookahead_kernels`) weighs them, one
 call per trial position, within about 1e-12 of the exact figure (the agent
-settles near ties on exact counts).
+may settle near ties on exact counts).
+
+With ``secondary`` and ``deep_secondary`` the deeper look-ahead keeps the
+depth-2 default's (JSMinesweeper's) valuation: a trial position is valued by its
+secondary safety unless the player must guess there (no living safe cell), and
+then by its best next guess valued as the agent values a candidate at depth 2
+(:func:`next_guess_value`, the 50/50 factor included).
 """
 
 from __future__ import annotations
@@ -28,10 +34,12 @@ from functools import cached_property
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, neighbour_table
+from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
 from minesweep_env.solver.probability import Weights, jit
 
 from ..progress import FLOAT_CELLS, exact_trial_weights, number_range
+from .candidates import off_frontier
+from .potential import potential
 
 
 @dataclass(frozen=True)
@@ -124,16 +132,21 @@ class Outcome:
         when nothing is left to guess."""
         flat = self.board.grid.reshape(-1)
         layouts = self.weights.layouts
-        mine = self.weights.mine_weight
-        covered = [c for c in mine if flat[c] == COVERED]
-        undecided = {c for c in covered if (w := mine[c]) is None or 0 < w < layouts}
-        if not undecided:
+        undecided = np.zeros(flat.size, np.int8)
+        open_weights = []
+        for c, w in self.weights.mine_weight.items():
+            if flat[c] != COVERED:
+                continue
+            if w is None or 0 < w < layouts:
+                undecided[c] = 1
+            if w is not None and w < layouts:
+                open_weights.append((w, c))
+        if not undecided.any():
             return None
-        table = neighbour_table(self.board.width, self.board.height)
-        open_weights = sorted(
-            (w, c) for c in covered if (w := mine[c]) is not None and w < layouts
-        )
-        living = [(w, c) for w, c in open_weights if any(n in undecided for n in table[c])]
+        open_weights.sort()
+        # A cell lives when one of its eight neighbours is undecided (one pass for all).
+        beside = neighbour_sum(undecided.reshape(self.board.grid.shape)).reshape(-1)
+        living = [(w, c) for w, c in open_weights if beside[c]]
         return open_weights, living
 
     def secondary_safety(self) -> float:
@@ -158,6 +171,37 @@ class Outcome:
         best = 1.0 - living[0][0] / layouts
         second = 1.0 - living[1][0] / layouts if len(living) > 1 else 0.0
         return (4 * best + second) / 5
+
+    @property
+    def must_guess(self) -> bool:
+        """Whether the player must guess next: something is left to guess and no
+        *living* cell is safe in every layout (a dead safe cell teaches nothing, so
+        opening it leaves the guess to come)."""
+        found = self._open_and_living
+        if found is None:
+            return False
+        living = found[1]
+        return not living or living[0][0] != 0
+
+    def next_guesses(self, width: int) -> list[tuple[int, int]]:
+        """(mine weight, cell) of the next guesses a deeper look-ahead weighs: the
+        ``width`` safest *living* cells that are not mines in every layout, safest first,
+        at most one of them off the frontier (the cells there are alike to the engine)."""
+        found = self._open_and_living
+        if found is None:
+            return []
+        far = off_frontier(self.board.grid).reshape(-1)
+        chosen: list[tuple[int, int]] = []
+        seen_far = False
+        for weight, cell in found[1]:
+            if far[cell]:
+                if seen_far:
+                    continue
+                seen_far = True
+            chosen.append((weight, cell))
+            if len(chosen) == width:
+                break
+        return chosen
 
     def living_clears(self) -> int:
         """The living covered cells proven safe (JSMinesweeper's *living clears*)."""
@@ -220,6 +264,8 @@ def assess(
     blend: bool = False,
     fast: bool = False,
     secondary: bool = False,
+    deep_secondary: bool = False,
+    fifty: float = 0.0,
 ) -> Assessment:
     """The exact safety, chance of progress and ``depth``-move survival of probing ``cell``.
 
@@ -234,6 +280,12 @@ def assess(
         kernel when it is loaded (a survival within about 1e-12 of the exact one).
     :param secondary: at depth 2, value the next guess as JSMinesweeper does
         (:meth:`Outcome.secondary_safety`; before ``living`` and ``blend``).
+    :param deep_secondary: with ``secondary``, from depth 3 on keep that valuation:
+        an outcome with a living safe cell is valued as at depth 2, one where the
+        player must guess by its best next guess valued as the depth-2 default values a
+        candidate (:func:`next_guess_value`).
+    :param fifty: the agent's 50/50 weight, for the next guesses' factors (with
+        ``deep_secondary``).
     """
     mine = weights.mine_weight[cell]
     safety = 1.0 - (mine or 0) / weights.layouts
@@ -247,6 +299,19 @@ def assess(
         return Assessment(cell, safety, progress, safety, clears, len(found))
     if secondary and depth == 2:
         return _secondary(weights, cell, safety, progress, clears, found)
+    if secondary and deep_secondary:
+        total, expected = 0.0, 0.0
+        for outcome in found:
+            share = outcome.weights.layouts / weights.layouts
+            expected += share * outcome.living_clears()
+            if outcome.must_guess:
+                value = next_guess_value(outcome, depth - 1, cache, width_at, fast, fifty)
+            else:
+                value = outcome.secondary_safety()
+            total += share * value
+        return Assessment(
+            cell, safety, progress, total, clears, len(found), expected_clears=expected
+        )
     total = 0.0
     for outcome in found:
         share = outcome.weights.layouts / weights.layouts
@@ -328,6 +393,67 @@ def best_survival(
         assess(board, weights, cell, depth, cache, deeper, fast=fast).survival
         for _, cell in chosen
     )
+
+
+def next_guess_value(
+    outcome: Outcome,
+    depth: int,
+    cache: dict | None,
+    width_at: tuple[int, ...],
+    fast: bool = False,
+    fifty: float = 0.0,
+) -> float:
+    """The value of the position ``outcome`` leaves when the player must guess there:
+    the best of its next guesses (:meth:`Outcome.next_guesses`) valued as the agent
+    values a candidate at ``depth`` with ``secondary`` (its ``depth``-move survival,
+    the last guess by the secondary safety, times ``1 + fifty * potential / safe
+    layouts``; a dead cell passed over), or the position's secondary safety when no
+    living cell is left to weigh.
+
+    :param fast: at depth 2, weigh with the compiled kernel when it can answer.
+    """
+    width, deeper = width_at[0], width_at[1:] or width_at
+    chosen = outcome.next_guesses(width)
+    if not chosen:
+        return outcome.secondary_safety()
+    value = compiled_secondary(outcome.board, chosen, outcome.weights.layouts, fifty) if (
+        fast and depth == 2
+    ) else None
+    if value is None:
+        board, weights = outcome.board, outcome.weights
+        value = -1.0
+        for _, cell in chosen:
+            found = assess(
+                board, weights, cell, depth, cache, deeper, fast=fast, secondary=True,
+                deep_secondary=True, fifty=fifty,
+            )
+            if found.numbers == 1 and found.safety < 1:
+                continue  # dead: the agent ranks it below every living cell
+            factor = 1.0
+            safe = weights.layouts - (weights.mine_weight[cell] or 0)
+            if fifty and safe:
+                factor += fifty * potential(board, weights, cell, cache) / safe
+            value = max(value, found.survival * factor)
+    return outcome.secondary_safety() if value < 0 else value
+
+
+def compiled_secondary(
+    board: Board, ranked: list[tuple[int, int]], layouts: int, fifty: float
+) -> float | None:
+    """:func:`next_guess_value`'s best at depth 2 from the compiled kernel
+    (:func:`~minesweep_env.solver.probability.lookahead_kernels.secondary_survival_of`;
+    -1.0 when every cell is dead), or ``None`` when it cannot answer (as
+    :func:`compiled_survival`)."""
+    total = board.total_mines
+    if total is None or board.grid.size > FLOAT_CELLS or jit.compiled() is None:
+        return None
+    from minesweep_env.solver.probability.lookahead_kernels import secondary_survival_of
+
+    cells = np.array([cell for _, cell in ranked], np.int64)
+    safeties = np.array([1.0 - weight / layouts for weight, _ in ranked])
+    grid = np.array(board.grid, np.int8, order="C")  # the kernel writes on it
+    value = secondary_survival_of(grid, int(total), cells, safeties, float(fifty))
+    return None if np.isnan(value) else float(value)
 
 
 def compiled_survival(board: Board, ranked: list[tuple[int, int]], layouts: int) -> float | None:
