@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_search_lookahead_kernel import _positions
+from test_search_lookahead_kernel import _positions, _undecided
 
 from minesweep_env import Board
-from minesweep_env.core.cells import COVERED
 from minesweep_env.solver.probability import count_position, jit
 from minesweep_env.solver.probability.lookahead_kernels import secondary_survival_of
 from semiautomines_agents import SearchAgent
@@ -35,16 +34,6 @@ def _kernel(board: Board, ranked: list[tuple[int, int]], layouts: int, fifty: fl
     value = secondary_survival_of(grid, int(board.total_mines), cells, safeties, fifty)
     assert np.array_equal(grid, board.grid)  # put back as it was
     return float(value)
-
-
-def _undecided(board: Board) -> list[tuple[int, int]]:
-    weights = count_position(board)
-    flat = board.grid.reshape(-1)
-    return sorted(
-        (w, c)
-        for c, w in weights.mine_weight.items()
-        if w is not None and flat[c] == COVERED and 0 < w < weights.layouts
-    )
 
 
 def _direct(board: Board, cell: int, fifty: float) -> float:

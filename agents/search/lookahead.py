@@ -444,15 +444,12 @@ def compiled_secondary(
     (:func:`~minesweep_env.solver.probability.lookahead_kernels.secondary_survival_of`;
     -1.0 when every cell is dead), or ``None`` when it cannot answer (as
     :func:`compiled_survival`)."""
-    total = board.total_mines
-    if total is None or board.grid.size > FLOAT_CELLS or jit.compiled() is None:
+    inputs = _kernel_inputs(board, ranked, layouts)
+    if inputs is None:
         return None
     from minesweep_env.solver.probability.lookahead_kernels import secondary_survival_of
 
-    cells = np.array([cell for _, cell in ranked], np.int64)
-    safeties = np.array([1.0 - weight / layouts for weight, _ in ranked])
-    grid = np.array(board.grid, np.int8, order="C")  # the kernel writes on it
-    value = secondary_survival_of(grid, int(total), cells, safeties, float(fifty))
+    value = secondary_survival_of(*inputs, float(fifty))
     return None if np.isnan(value) else float(value)
 
 
@@ -464,16 +461,28 @@ def compiled_survival(board: Board, ranked: list[tuple[int, int]], layouts: int)
     :param ranked: (mine weight, cell) of the cells to weigh, safest first.
     :param layouts: the position's layouts (the weights' denominator).
     """
-    total = board.total_mines
-    if total is None or board.grid.size > FLOAT_CELLS or jit.compiled() is None:
+    inputs = _kernel_inputs(board, ranked, layouts)
+    if inputs is None:
         return None
     from minesweep_env.solver.probability.lookahead_kernels import best_survival_of
 
+    value = best_survival_of(*inputs)
+    return None if np.isnan(value) else float(value)
+
+
+def _kernel_inputs(
+    board: Board, ranked: list[tuple[int, int]], layouts: int
+) -> tuple[np.ndarray, int, np.ndarray, np.ndarray] | None:
+    """The look-ahead kernels' first four arguments (a grid they may write on, the mine
+    total, the cells and their safeties), or ``None`` when no kernel can answer: kernels
+    not loaded, no mine total, or a board too large for the float counts."""
+    total = board.total_mines
+    if total is None or board.grid.size > FLOAT_CELLS or jit.compiled() is None:
+        return None
     cells = np.array([cell for _, cell in ranked], np.int64)
     safeties = np.array([1.0 - weight / layouts for weight, _ in ranked])
     grid = np.array(board.grid, np.int8, order="C")  # the kernel writes on it
-    value = best_survival_of(grid, int(total), cells, safeties)
-    return None if np.isnan(value) else float(value)
+    return grid, int(total), cells, safeties
 
 
 def safeties(weights: Weights, size: int) -> np.ndarray:
