@@ -25,7 +25,7 @@ from ...core.cells import COVERED, FLAGGED
 from .layout_kernels import _permutation, choose_one_compiled
 from .play_kernels import layout_from_priorities
 from .proof_kernels import DEFER, FULL
-from .tracked_kernels import probe_play_tracked
+from .tracked_kernels import probe_play_tracked, sort_prefix
 
 PLAYING, WON, LOST = 0, 1, 2
 """``BoardBatch.state``'s codes (:mod:`minesweep_env.envs.board_batch`; a test checks)."""
@@ -74,13 +74,7 @@ def sort_cells(cells, count, marks):
     :param marks: bool (H * W), all False; left all False.
     """
     if count <= SORT_BY_SCAN:
-        for k in range(1, count):
-            cell = cells[k]
-            j = k
-            while j > 0 and cells[j - 1] > cell:
-                cells[j] = cells[j - 1]
-                j -= 1
-            cells[j] = cell
+        sort_prefix(cells, count)
         return
     for k in range(count):
         marks[cells[k]] = True

@@ -376,7 +376,7 @@ is played by a pass over the board (the same cells in the same order)."""
 
 
 @njit(cache=True, inline="always")
-def _sort_prefix(cells, count):
+def sort_prefix(cells, count):
     """``cells[:count]`` in increasing order, in place (insertion sort: the lists sorted
     here are short or nearly in order already)."""
     for k in range(1, count):
@@ -455,7 +455,7 @@ def _kept_frontier(height, width, covered, track):
     # they are in the order _signature_keys lists them. A long list is a row or more out
     # of place here and there, so it is read back from ``key_of`` in one pass instead.
     if frontier <= SORTED_FRONTIER:
-        _sort_prefix(cells, frontier)
+        sort_prefix(cells, frontier)
     else:
         frontier = 0
         for i in range(n):
@@ -756,7 +756,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
         first_flag = flags_set
         before = count
         if short:
-            _sort_prefix(track[DECIDED], decided)
+            sort_prefix(track[DECIDED], decided)
             for k in range(decided):
                 i = track[DECIDED, k]
                 if codes[i] & MINE and flat[i] == COVERED:
