@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -318,10 +319,20 @@ class BoardBatch:
             seeds,
             np.ascontiguousarray(boards, dtype=np.int64),
             mine_count,
+            *self._new_game_rows(self.mines),
+        )
+        self._forget_objects(boards)
+
+    def _new_game_rows(self, mines: np.ndarray) -> tuple[Any, ...]:
+        """The batch's rows and settings a compiled new game writes or reads, in the
+        order :func:`~minesweep_env.solver.probability.batch_kernels.start_boards` and
+        :func:`~minesweep_env.solver.probability.step_kernels.restart_boards` take them
+        (``mines``: the mine rows as the kernel types them)."""
+        return (
             self.height,
             self.width,
             self.priorities,
-            self.mines,
+            mines,
             self.numbers,
             self._states,
             self.view,
@@ -334,7 +345,6 @@ class BoardBatch:
             self._first_compiled,
             self.first_click is FirstClick.SAFE,
         )
-        self._forget_objects(boards)
 
     def _forget_objects(self, boards: np.ndarray) -> None:
         """No layout object or first-click generator kept for ``boards`` (new random games)."""
@@ -358,21 +368,7 @@ class BoardBatch:
             arrays.words,
             arrays.seeds,
             arrays.mine_count,
-            self.height,
-            self.width,
-            self.priorities,
-            self._mine_bytes,
-            self.numbers,
-            self._states,
-            self.view,
-            self.mine_count,
-            self.safe_left,
-            self.probes,
-            self.guesses,
-            self.state,
-            self.settled,
-            self._first_compiled,
-            self.first_click is FirstClick.SAFE,
+            *self._new_game_rows(self._mine_bytes),
             arrays.steps,
             arrays.stale,
             arrays.observations,
