@@ -184,3 +184,45 @@ def test_imitation_warm_start_learns_greedys_moves(tmp_path):
     assert len(epochs) == 12 and {epoch[0] for epoch in epochs} == {"bc"}
     first, last = float(epochs[0][3]), float(epochs[-1][3])
     assert last > first and last >= 0.6  # greedy's first click and tie-breaks, learnt
+
+
+@pytest.mark.parametrize(
+    ("teacher", "lines"),
+    [
+        ("greedy", ["random", "greedy"]),
+        ("search", ["random", "greedy", "search"]),
+        (
+            "search:width=8:secondary=0",
+            ["random", "greedy", "search:width=8:secondary=0", "search"],
+        ),
+    ],
+)
+def test_the_curve_shows_the_default_search_beside_a_search_teacher_with_settings(teacher, lines):
+    from semiautomines_agents.training.snapshots import baseline_agents
+
+    assert baseline_agents(Args(teacher=teacher)) == lines
+
+
+def test_a_long_agent_name_is_cut_in_the_curve_and_the_figure_keeps_its_axes(tmp_path):
+    """A teacher such as search:width=8:progress_weight=0.05:... once pushed the axes out
+    of the picture; its legend entry is cut and the legend sits below the axes."""
+    from matplotlib.image import imread
+
+    from semiautomines_agents.training.curve import (
+        LABEL_CHARACTERS,
+        plot_learning_curve,
+        short_name,
+    )
+
+    long_name = "search:" + ":".join(f"setting{k}=0" for k in range(12))
+    assert short_name("greedy") == "greedy"
+    assert len(short_name(long_name)) == LABEL_CHARACTERS and short_name(long_name).endswith(
+        "\u2026"
+    )
+    (tmp_path / "eval.csv").write_text("timesteps,wall_s,win_rate\n0,1.0,0.38\n100,2.0,0.40\n")
+    (tmp_path / "eval_baselines.csv").write_text(
+        f"agent,games,win_rate,ci_low,ci_high\ngreedy,10,0.38,0.3,0.5\n{long_name},10,0.4,0.3,0.5\n"
+    )
+    plot_learning_curve(tmp_path, tmp_path / "curve.png", f"expert: imitation of {long_name}")
+    height, width = imread(tmp_path / "curve.png").shape[:2]
+    assert width <= 7 * 120 * 1.2  # nothing drawn far outside the 7-inch figure

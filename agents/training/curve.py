@@ -14,6 +14,16 @@ from minesweep_env.fileio import atomic_write
 X_LABEL = "positions labelled (imitation), then PPO env steps (guesses)"
 """What a run's curve counts along its x axis (see ``offset``)."""
 
+LABEL_CHARACTERS = 40
+"""Longest agent name a legend entry shows whole (``search:KEY=V:...`` grows long)."""
+TITLE_CHARACTERS = 80
+"""Longest title shown whole."""
+
+
+def short_name(text: str, limit: int = LABEL_CHARACTERS) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 def plot_learning_curve(
     run_dir: Path, out: Path, title: str, offset: int = 0, x_label: str = X_LABEL
@@ -36,12 +46,13 @@ def plot_learning_curve(
     _plot_baselines(ax, run_dir / "eval_baselines.csv")
     ax.set_xlabel(x_label)
     ax.set_ylabel("win rate")
-    ax.set_title(title)
+    ax.set_title(short_name(title, TITLE_CHARACTERS), fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
+    # Below the axes: beside the curve the legend hid points, and long agent names
+    # pushed the axes out of the figure.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7)
     with atomic_write(out, "wb") as handle:
-        fig.savefig(handle, format="png", dpi=120)
+        fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
 
 
 def _plot_training(ax: Axes, run_dir: Path, offset: int) -> None:
@@ -115,5 +126,6 @@ def _plot_baselines(ax: Axes, baselines_path: Path) -> None:
                 ls="--",
                 lw=1,
                 color=f"C{k + 2}",
-                label=f"{row['agent']} on the evaluation games ({float(row['win_rate']):.1%})",
+                label=f"{short_name(row['agent'])} on the evaluation games "
+                f"({float(row['win_rate']):.1%})",
             )

@@ -90,12 +90,20 @@ class Checkpoints(BaseCallback):
 
 
 def baseline_agents(args: Args) -> list[str]:
-    """The reference lines of the learning curve: random, greedy and the teacher."""
-    return list(dict.fromkeys(["random", "greedy", args.teacher]))
+    """The reference lines of the learning curve: random, greedy and the teacher.
+
+    A teacher that is ``search`` with settings of its own (an older default, say) gets
+    the default ``search`` beside it: the strongest player is the line the learned
+    agent is measured against, whichever search labelled its positions.
+    """
+    agents = ["random", "greedy", args.teacher]
+    if args.teacher.split(":")[0] == "search":
+        agents.append("search")
+    return list(dict.fromkeys(agents))
 
 
 def evaluate_baselines(args: Args, run_dir: Path) -> None:
-    """Random, greedy and the teacher on the evaluation games, once, to
+    """The :func:`baseline_agents` on the evaluation games, once, to
     ``eval_baselines.csv``: the reference lines of the learning curve (same
     layouts as every point of the network)."""
     settings = Settings(rule_set=args.rule_set, first_click=args.first_click, seed=args.eval_seed)
