@@ -41,9 +41,10 @@ from .kernels import (
     scale_component,
     set_up_groups,
 )
-from .play_kernels import _flood, _probe_signature, proof_could_lose
+from .play_kernels import _probe_signature, flood_flat, proof_could_lose
 from .proof_kernels import (
     _POPCOUNT,
+    _SHARED,
     CHEAP,
     DEFER,
     FULL,
@@ -178,17 +179,23 @@ def _pairs_of(listed, height, width, track):
                 # Two listed numbers make their pair once, from the first of them.
                 if pb == pa or masks[pb] == 0 or (pb < pa and track[IN_PAIRS, pb]):
                     continue
+                # A pair sharing no covered cell proves nothing (pair_rule's first test,
+                # made here: a call costs four atomic reference-count updates).
+                if mask_a & _SHARED[ny - ya + 2, nx - xa + 2] == 0:
+                    continue
                 count = pair_rule(mask_a, masks[pb], need[pa], need[pb], pa, pb, ny - ya,
                                   nx - xa, width, marks, marked, count)
     return count
 
 
 @njit(cache=True, inline="always")
-def _decide_in_masks(cell, mine, height, width, track, changed, bad):
+def _decide_in_masks(cell, mine, height, width, need, masks, track, changed, bad):
     """Take decided ``cell`` out of the covered masks of the numbers around it (a mine
     out of their needs too), listing them in ``track[CHANGED]`` (``changed`` so far);
-    returns the new count and ``bad``, True once such a number cannot hold."""
-    need, masks = track[NEED], track[MASK]
+    returns the new count and ``bad``, True once such a number cannot hold.
+
+    ``need`` and ``masks`` are ``track``'s rows, made once by the caller: a row view
+    made here, once per decided cell, costs two atomic reference-count updates."""
     y, x = cell // width, cell % width
     if _inside(y, x, height, width):
         for k in range(9):
@@ -280,8 +287,8 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
             track[DECIDED, decided + k] = cell
             if mark & MINE:
                 mines += 1
-            changed, bad = _decide_in_masks(cell, mark & MINE != 0, height, width, track,
-                                            changed, bad)
+            changed, bad = _decide_in_masks(cell, mark & MINE != 0, height, width, need, masks,
+                                            track, changed, bad)
         decided += count
         covered -= count
         left -= mines
@@ -297,11 +304,11 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
 
 
 @njit(cache=True, inline="always")
-def _open_in_masks(cell, height, width, track, count, ok):
+def _open_in_masks(cell, height, width, need, masks, track, count, ok):
     """Take opened ``cell`` (not decided by the cheap rules) out of the covered masks of
     the numbers around it, listing them in ``track[WORK]`` (``count`` so far); returns
-    the new count and ``ok``, False once such a number cannot hold."""
-    need, masks = track[NEED], track[MASK]
+    the new count and ``ok``, False once such a number cannot hold. ``need`` and
+    ``masks``: ``track``'s rows, as :func:`_decide_in_masks` takes them."""
     y, x = cell // width, cell % width
     if _inside(y, x, height, width):
         for k in range(9):
@@ -343,7 +350,7 @@ def _take_in_opened(opened, first, last, flat, height, width, track):
     cells of the numbers around it here. Every opened cell is a new number, read from
     the view. Returns how many numbers are listed, or -1 when a changed one cannot hold.
     """
-    masks, codes = track[MASK], track[CODES]
+    need, masks, codes = track[NEED], track[MASK], track[CODES]
     count = 0
     ok = True
     # One pass: a cell opened here is covered (mask 0) until its own turn reads its
@@ -352,7 +359,7 @@ def _take_in_opened(opened, first, last, flat, height, width, track):
     for k in range(first, last):
         cell = opened[k]
         if not codes[cell] & SAFE:
-            count, ok = _open_in_masks(cell, height, width, track, count, ok)
+            count, ok = _open_in_masks(cell, height, width, need, masks, track, count, ok)
         ok &= _refresh(cell, flat, height, width, track)
         if not track[LISTED, cell]:
             track[LISTED, cell] = 1
@@ -712,7 +719,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
     kept, flags, covered = _view_counts(flat, seen)
     seen[0] = UNSEEN  # until the constraints describe the view again
     stack = track[STACK]
-    count = _flood(cell, view, numbers, opened, 0, stack)
+    count = flood_flat(cell, flat, height, width, numbers, opened, 0, stack)
     safe_left -= count
     covered -= count
     won = safe_left == 0
@@ -766,7 +773,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
             for k in range(decided):
                 i = track[DECIDED, k]
                 if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
-                    count = _flood(i, view, numbers, opened, count, stack)
+                    count = flood_flat(i, flat, height, width, numbers, opened, count, stack)
         else:
             for i in range(n):
                 if codes[i] & MINE and flat[i] == COVERED:
@@ -775,7 +782,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
                     flags_set += 1
             for i in range(n):
                 if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
-                    count = _flood(i, view, numbers, opened, count, stack)
+                    count = flood_flat(i, flat, height, width, numbers, opened, count, stack)
         safe_left -= count - before
         covered -= count - before + flags_set - first_flag
         left -= flags_set - first_flag
