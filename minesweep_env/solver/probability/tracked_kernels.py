@@ -189,13 +189,11 @@ def _pairs_of(listed, height, width, track):
 
 
 @njit(cache=True, inline="always")
-def _decide_in_masks(cell, mine, height, width, need, masks, track, changed, bad):
+def _decide_in_masks(cell, mine, height, width, track, changed, bad):
     """Take decided ``cell`` out of the covered masks of the numbers around it (a mine
     out of their needs too), listing them in ``track[CHANGED]`` (``changed`` so far);
-    returns the new count and ``bad``, True once such a number cannot hold.
-
-    ``need`` and ``masks`` are ``track``'s rows, made once by the caller: a row view
-    made here, once per decided cell, costs two atomic reference-count updates."""
+    returns the new count and ``bad``, True once such a number cannot hold."""
+    need, masks = track[NEED], track[MASK]
     y, x = cell // width, cell % width
     if _inside(y, x, height, width):
         for k in range(9):
@@ -287,8 +285,8 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
             track[DECIDED, decided + k] = cell
             if mark & MINE:
                 mines += 1
-            changed, bad = _decide_in_masks(cell, mark & MINE != 0, height, width, need, masks,
-                                            track, changed, bad)
+            changed, bad = _decide_in_masks(cell, mark & MINE != 0, height, width, track,
+                                            changed, bad)
         decided += count
         covered -= count
         left -= mines
@@ -304,11 +302,11 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
 
 
 @njit(cache=True, inline="always")
-def _open_in_masks(cell, height, width, need, masks, track, count, ok):
+def _open_in_masks(cell, height, width, track, count, ok):
     """Take opened ``cell`` (not decided by the cheap rules) out of the covered masks of
     the numbers around it, listing them in ``track[WORK]`` (``count`` so far); returns
-    the new count and ``ok``, False once such a number cannot hold. ``need`` and
-    ``masks``: ``track``'s rows, as :func:`_decide_in_masks` takes them."""
+    the new count and ``ok``, False once such a number cannot hold."""
+    need, masks = track[NEED], track[MASK]
     y, x = cell // width, cell % width
     if _inside(y, x, height, width):
         for k in range(9):
@@ -350,7 +348,7 @@ def _take_in_opened(opened, first, last, flat, height, width, track):
     cells of the numbers around it here. Every opened cell is a new number, read from
     the view. Returns how many numbers are listed, or -1 when a changed one cannot hold.
     """
-    need, masks, codes = track[NEED], track[MASK], track[CODES]
+    masks, codes = track[MASK], track[CODES]
     count = 0
     ok = True
     # One pass: a cell opened here is covered (mask 0) until its own turn reads its
@@ -359,7 +357,7 @@ def _take_in_opened(opened, first, last, flat, height, width, track):
     for k in range(first, last):
         cell = opened[k]
         if not codes[cell] & SAFE:
-            count, ok = _open_in_masks(cell, height, width, need, masks, track, count, ok)
+            count, ok = _open_in_masks(cell, height, width, track, count, ok)
         ok &= _refresh(cell, flat, height, width, track)
         if not track[LISTED, cell]:
             track[LISTED, cell] = 1
