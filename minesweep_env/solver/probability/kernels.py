@@ -301,15 +301,18 @@ def _sweep(groups, first, local, touches, touch_count, by_start, by_members):
 
 
 @njit(cache=True)
-def _add_shifted(target, lo, hi, row, source, source_lo, source_hi, shift, factor):
-    """target[row] += factor * x**shift * source (coefficients source_lo..source_hi);
-    lo/hi keep the nonzero range of each row."""
+def _add_shifted(target, lo, hi, row, source, source_row, source_lo, source_hi, shift, factor):
+    """target[row] += factor * x**shift * source[source_row] (coefficients
+    source_lo..source_hi); lo/hi keep the nonzero range of each row.
+
+    Rows are passed by index, not as row views: a view made per move costs two atomic
+    reference-count updates, more than the few coefficients a move adds."""
     for k in range(source_lo, source_hi + 1):
-        target[row, k + shift] += factor * source[k]
-    if source_lo + shift < lo[row]:
-        lo[row] = source_lo + shift
-    if source_hi + shift > hi[row]:
-        hi[row] = source_hi + shift
+        target[row, k + shift] += factor * source[source_row, k]
+    # min/max rather than two ifs: numba then drops the arguments' reference counting
+    # (five atomic operations a call, a call per move).
+    lo[row] = min(lo[row], source_lo + shift)
+    hi[row] = max(hi[row], source_hi + shift)
 
 
 @njit(cache=True)
@@ -320,6 +323,16 @@ def _add_product(target, a, a_lo, a_hi, b, b_lo, b_hi):
         if x != 0.0:
             for j in range(b_lo, b_hi + 1):
                 target[i + j] += x * b[j]
+
+
+@njit(cache=True)
+def _add_product_rows(target, target_row, a, a_row, a_lo, a_hi, b, b_row, b_lo, b_hi):
+    """:func:`_add_product` on rows given by index (see :func:`_add_shifted`)."""
+    for i in range(a_lo, a_hi + 1):
+        x = a[a_row, i]
+        if x != 0.0:
+            for j in range(b_lo, b_hi + 1):
+                target[target_row, i + j] += x * b[b_row, j]
 
 
 @njit(cache=True)
@@ -510,7 +523,7 @@ def _count_component(
                     keys[rows] = next_key
                     rows += 1
                 target = table_rows[h]
-                _add_shifted(forward, lo, hi, target, forward[r], lo[r], hi[r], mines,
+                _add_shifted(forward, lo, hi, target, forward, r, lo[r], hi[r], mines,
                              _CHOOSE[s, mines])
                 move_from[moves] = r
                 move_mines[moves] = mines
@@ -560,24 +573,23 @@ def _count_component(
             r, mines, target = move_from[m], move_mines[m], move_to[m]
             if back_hi[target] < 0:
                 continue
-            tail = backward[target]
             t_lo, t_hi = back_lo[target], back_hi[target]
-            _add_shifted(backward, back_lo, back_hi, r, tail, t_lo, t_hi, mines,
+            _add_shifted(backward, back_lo, back_hi, r, backward, target, t_lo, t_hi, mines,
                          _CHOOSE[s, mines])
             if mines > 0:
-                _add_shifted(mined, mined_lo, mined_hi, r - first, tail, t_lo, t_hi, mines,
-                             _CHOOSE[s - 1, mines - 1])
+                _add_shifted(mined, mined_lo, mined_hi, r - first, backward, target, t_lo, t_hi,
+                             mines, _CHOOSE[s - 1, mines - 1])
             if mines < s:
-                _add_shifted(spared, spared_lo, spared_hi, r - first, tail, t_lo, t_hi, mines,
-                             _CHOOSE[s - 1, mines])
+                _add_shifted(spared, spared_lo, spared_hi, r - first, backward, target, t_lo,
+                             t_hi, mines, _CHOOSE[s - 1, mines])
         for r in range(count):
             row = first + r
             if mined_hi[r] >= 0:
-                _add_product(mine[g], forward[row], lo[row], hi[row],
-                             mined[r], mined_lo[r], mined_hi[r])
+                _add_product_rows(mine, g, forward, row, lo[row], hi[row],
+                                  mined, r, mined_lo[r], mined_hi[r])
             if spared_hi[r] >= 0:
-                _add_product(free[g], forward[row], lo[row], hi[row],
-                             spared[r], spared_lo[r], spared_hi[r])
+                _add_product_rows(free, g, forward, row, lo[row], hi[row],
+                                  spared, r, spared_lo[r], spared_hi[r])
     if back_hi[0] < 0:
         return NO_LAYOUT
     for k in range(span):

@@ -41,9 +41,10 @@ from .kernels import (
     scale_component,
     set_up_groups,
 )
-from .play_kernels import _flood, _probe_signature, proof_could_lose
+from .play_kernels import _probe_signature, flood_flat, proof_could_lose
 from .proof_kernels import (
     _POPCOUNT,
+    _SHARED,
     CHEAP,
     DEFER,
     FULL,
@@ -177,6 +178,10 @@ def _pairs_of(listed, height, width, track):
                 pb = ny * width + nx
                 # Two listed numbers make their pair once, from the first of them.
                 if pb == pa or masks[pb] == 0 or (pb < pa and track[IN_PAIRS, pb]):
+                    continue
+                # A pair sharing no covered cell proves nothing (pair_rule's first test,
+                # made here: a call costs four atomic reference-count updates).
+                if mask_a & _SHARED[ny - ya + 2, nx - xa + 2] == 0:
                     continue
                 count = pair_rule(mask_a, masks[pb], need[pa], need[pb], pa, pb, ny - ya,
                                   nx - xa, width, marks, marked, count)
@@ -712,7 +717,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
     kept, flags, covered = _view_counts(flat, seen)
     seen[0] = UNSEEN  # until the constraints describe the view again
     stack = track[STACK]
-    count = _flood(cell, view, numbers, opened, 0, stack)
+    count = flood_flat(cell, flat, height, width, numbers, opened, 0, stack)
     safe_left -= count
     covered -= count
     won = safe_left == 0
@@ -766,7 +771,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
             for k in range(decided):
                 i = track[DECIDED, k]
                 if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
-                    count = _flood(i, view, numbers, opened, count, stack)
+                    count = flood_flat(i, flat, height, width, numbers, opened, count, stack)
         else:
             for i in range(n):
                 if codes[i] & MINE and flat[i] == COVERED:
@@ -775,7 +780,7 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
                     flags_set += 1
             for i in range(n):
                 if codes[i] & SAFE and flat[i] < 0 and flat[i] != FLAGGED:
-                    count = _flood(i, view, numbers, opened, count, stack)
+                    count = flood_flat(i, flat, height, width, numbers, opened, count, stack)
         safe_left -= count - before
         covered -= count - before + flags_set - first_flag
         left -= flags_set - first_flag
