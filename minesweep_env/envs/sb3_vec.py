@@ -57,8 +57,9 @@ class SemiAutoMinesSB3VecEnv(VecEnv):
     ``monitor/*.monitor.csv``); it cannot append, so a resumed run starts a
     new file name. ``MaskablePPO(CellPolicy, vec, ...)`` then trains on it
     unchanged. One process steps every board: the per-board auto-solvers are
-    the cost, and spreading them over processes (``SubprocVecEnv``) is the
-    other way to use several cores.
+    the cost; ``num_threads=K`` spreads them over K cores in this process
+    (shards of the boards on threads, the same games), and spreading them over
+    processes (``SubprocVecEnv``) is the other way to use several cores.
 
     Per-board attributes and methods (``get_attr``, ``env_method``): every
     board shares the vector env's settings, so ``get_attr(name)`` repeats the
