@@ -259,8 +259,15 @@ def merge_infos(infos: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[s
     those of its ``final_info``. A shard leaves out ``final_obs``/``final_info`` when
     none of its boards ended: ``None`` per board, and its own columns, unmarked.
     """
-    keys: list[str] = []
-    for info in infos:
+    keys = list(infos[0])
+    if all(list(info) == keys for info in infos[1:]):  # the usual step: joined as they are
+        return {
+            key: merge_infos([info[key] for info in infos], sizes)
+            if key == "final_info"
+            else np.concatenate([info[key] for info in infos])
+            for key in keys
+        }
+    for info in infos[1:]:
         keys += [key for key in info if key not in keys]
     keys.sort(key=_rank)  # stable: the order within each group stays
     merged: dict[str, Any] = {}
