@@ -16,14 +16,19 @@ the rest. Targets on one core (issue 6): beginner >= 1,000 games/s and expert
 With ``--peer`` it measures games/s of the same random masked agent, rule set
 ``complete``, beside public peers in one interleaved run (A B A B ... blocks of
 ``--seconds`` each): ours in one env, ours as ``make_vec(..., num_envs=64)``
-in ``sync`` mode and, when the env has one, ``vector_entry_point`` mode, PyPI
+in ``sync`` mode and, when the env has one, ``vector_entry_point`` mode, on one
+thread and on ``--threads`` threads (``num_threads``: shards of the 64 boards
+stepped at once, see ``minesweep_env.envs.threaded``), PyPI
 gym-minesweeper 0.0.1 and Jumanji 1.1.2's ``Minesweeper-v0`` (jit + vmap over
 64 boards, CPU; both from the ``bench`` extra). What one step does differs: see
 :data:`STEP`.
 
 Rates are per CPU second of this process, so they stand for one core even
 when other work shares the machine (cache and memory contention still add
-noise); the wall-clock rate is printed beside them.
+noise); the wall-clock rate is printed beside them, and each row's ratio to
+``sync`` in both. A block lasts ``--seconds`` of this process's CPU time, which
+threads spend faster than the clock: the threaded row's wall rate is what its
+threads give on the cores free at the time, its CPU rate what one core gives.
 """
 
 from __future__ import annotations
@@ -189,7 +194,9 @@ class VectorRandomGames:
         mode: str,
         rule_set: str = "complete",
         info_probability: bool = True,
+        num_threads: int = 1,
     ):
+        threads = {"num_threads": num_threads} if num_threads > 1 else {}
         try:
             self.envs = gym.make_vec(
                 "SemiAutoMines-v0",
@@ -198,6 +205,7 @@ class VectorRandomGames:
                 board=board,
                 rule_set=rule_set,
                 info_probability=info_probability,
+                **threads,
             )
         except gym.error.Error as error:
             raise PeerMissing(f"no {mode} mode in this version ({error})") from None
@@ -233,8 +241,11 @@ def _make_runner(name: str, board: str, info_probability: bool):
     if name == "ours":
         return RandomGames(board, info_probability=info_probability)
     if name.startswith("ours "):
-        mode = name.split()[1]
-        return VectorRandomGames(board, 64, mode, info_probability=info_probability)
+        mode, *threads = name.split()[1:]  # "ours vector_entry_point threads=2"
+        num_threads = int(threads[0].removeprefix("threads=")) if threads else 1
+        return VectorRandomGames(
+            board, 64, mode, info_probability=info_probability, num_threads=num_threads
+        )
     if name == "gym-minesweeper":
         return gym_ms.RandomGames(board)
     if name == "jumanji":
@@ -271,23 +282,36 @@ def interleaved_games(
     return totals, missing
 
 
-def peer_players(peers: list[str]) -> list[str]:
-    """The players of a peer run: ours in its three shapes, then the peers asked for."""
-    return ["ours", "ours sync", "ours vector_entry_point", *peers]
+def peer_players(peers: list[str], threads: int = 2) -> list[str]:
+    """The players of a peer run: ours in its three shapes (and the native vector env on
+    ``threads`` threads, if more than one), then the peers asked for."""
+    threaded = [f"ours vector_entry_point threads={threads}"] if threads > 1 else []
+    return ["ours", "ours sync", "ours vector_entry_point", *threaded, *peers]
 
 
 def print_peer_run(board: str, totals: dict[str, dict], missing: dict[str, str]) -> None:
     """One board's interleaved run as a table, games/s per CPU second and per wall second."""
     print(f"\n{board}: random masked agent, rule set complete for ours, interleaved blocks")
-    print(f"{'player':<26}{'games':>8}{'games/s CPU':>13}{'games/s wall':>14}{'steps/game':>12}")
+    print(
+        f"{'player':<38}{'games':>8}{'games/s CPU':>13}{'games/s wall':>14}{'steps/game':>12}"
+        f"{'CPU/wall':>10}{'x sync CPU':>12}{'x sync wall':>13}"
+    )
+    sync = totals.get("ours sync")
     for name, total in totals.items():
+        cpu_rate, wall_rate = total["games"] / total["cpu"], total["games"] / total["wall"]
+        ratios = ""
+        if sync is not None:
+            ratios = (
+                f"{cpu_rate / (sync['games'] / sync['cpu']):>12.2f}"
+                f"{wall_rate / (sync['games'] / sync['wall']):>13.2f}"
+            )
         print(
-            f"{name:<26}{int(total['games']):>8}{total['games'] / total['cpu']:>13.0f}"
-            f"{total['games'] / total['wall']:>14.0f}"
+            f"{name:<38}{int(total['games']):>8}{cpu_rate:>13.0f}{wall_rate:>14.0f}"
             f"{total['steps'] / max(total['games'], 1):>12.1f}"
+            f"{total['cpu'] / total['wall']:>10.2f}{ratios}"
         )
     for name, why in missing.items():
-        print(f"{name:<26}skipped: {why}")
+        print(f"{name:<38}skipped: {why}")
 
 
 def main() -> None:
@@ -311,6 +335,12 @@ def main() -> None:
         help="measure beside this peer, interleaved (repeatable; needs the bench extra)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="A B A B rounds with --peer")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        help="with --peer, also the native vector env on this many threads (1: no such row)",
+    )
     args = parser.parse_args()
     if args.peer:
         for side, step in STEP.items():
@@ -318,7 +348,7 @@ def main() -> None:
         for board in args.boards.split(","):
             totals, missing = interleaved_games(
                 board,
-                peer_players(args.peer),
+                peer_players(args.peer, args.threads),
                 args.rounds,
                 args.seconds,
                 not args.no_info_probability,

@@ -252,6 +252,19 @@ def env_rows(sizes: Sizes, notes: list[str]) -> list[Row]:
                 )
             else:
                 rows.append(_ratio_row(what, vep, rate["ours sync"], "games/s", False, 5.0, 0))
+            for name in (name for name in rate if name.startswith("ours vector_entry_point ")):
+                threads = name.split()[-1].removeprefix("threads=")
+                what = (
+                    f"`vector_entry_point` on {threads} threads (`num_threads={threads}`) vs "
+                    "`sync`, 64 boards, expert, games/s wall (threads on the cores free then)"
+                )
+                rows.append(
+                    _ratio_row(what, wall[name], wall["ours sync"], "games/s", False, 5.0, 0)
+                )
+                what = f"same, games/s per core (CPU s of all {threads} threads)"
+                rows.append(
+                    _ratio_row(what, rate[name], rate["ours sync"], "games/s", False, None, 0)
+                )
         notes.append(
             f"env {board}: "
             + ", ".join(

@@ -14,6 +14,7 @@ where a sync env has none).
 
     python benchmarks/vector_env_digest.py            # every case, one line each
     python benchmarks/vector_env_digest.py --steps 60 # shorter
+    python benchmarks/vector_env_digest.py --num-threads 2  # the threaded env: the same digests
 """
 
 from __future__ import annotations
@@ -192,15 +193,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=150)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument(
+        "--num-threads", type=int, default=0, help="pass num_threads=K to every env (0: not passed)"
+    )
     args = parser.parse_args()
+    threads = {"num_threads": args.num_threads} if args.num_threads else {}
     os.chdir(ROOT)
     total = hashlib.sha256()
     for name, num_envs, kwargs in CASES:
-        line = play_vector(num_envs, kwargs, args.steps, args.seed)
+        line = play_vector(num_envs, {**kwargs, **threads}, args.steps, args.seed)
         total.update(line.encode())
         print(f"{name:<40} {line[:16]}", flush=True)
     for board in ("beginner", "expert"):
-        line = play_sb3(16, {"board": board}, args.steps, args.seed)
+        line = play_sb3(16, {"board": board, **threads}, args.steps, args.seed)
         total.update(line.encode())
         print(f"{'sb3 ' + board:<40} {line[:16]}", flush=True)
     print(f"all {total.hexdigest()}")

@@ -7,7 +7,7 @@ from .observations import OBS_MODES, PLANE_CODES, PLANE_NAMES
 
 ENV_ID = "SemiAutoMines-v0"
 ENTRY_POINT = "minesweep_env.envs.semi_auto_mines:SemiAutoMinesEnv"
-VECTOR_ENTRY_POINT = "minesweep_env.envs.vector:SemiAutoMinesVectorEnv"
+VECTOR_ENTRY_POINT = "minesweep_env.envs.threaded:make_vector_env"
 
 
 def register_envs() -> None:
@@ -16,7 +16,8 @@ def register_envs() -> None:
     The entry points are strings, so importing :mod:`minesweep_env` does not
     import the env modules until an env is made. ``gymnasium.make_vec`` makes
     the native batched env (``vector_entry_point``) unless told
-    ``vectorization_mode="sync"`` or ``"async"``.
+    ``vectorization_mode="sync"`` or ``"async"``; its ``num_threads=K`` steps shards of
+    the boards on K threads (:mod:`minesweep_env.envs.threaded`).
 
     Registered with ``disable_env_checker=True``: Gymnasium's passive checker checks
     an env's own outputs on its first reset and step, which this env's tests do

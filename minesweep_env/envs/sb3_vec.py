@@ -18,14 +18,16 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from .vector import SemiAutoMinesVectorEnv
+from .threaded import make_vector_env
 
 
 class SemiAutoMinesSB3VecEnv(VecEnv):
     """``num_envs`` boards of ``SemiAutoMines-v0`` as one SB3 ``VecEnv``, in one process.
 
     It wraps :class:`~minesweep_env.envs.vector.SemiAutoMinesVectorEnv` (made
-    with the keyword arguments of ``gymnasium.make("SemiAutoMines-v0", ...)``)
+    with the keyword arguments of ``gymnasium.make("SemiAutoMines-v0", ...)``;
+    with ``num_threads=K``, a :class:`~minesweep_env.envs.threaded.ThreadedVectorEnv`
+    stepping K shards of the boards on K threads, the same outputs)
     and speaks SB3's dialect: ``step`` returns ``dones`` and a list of info
     dicts, a finished board is reset in the step that finished it, with
     ``info["terminal_observation"]`` and ``info["TimeLimit.truncated"]`` as in
@@ -55,8 +57,9 @@ class SemiAutoMinesSB3VecEnv(VecEnv):
     ``monitor/*.monitor.csv``); it cannot append, so a resumed run starts a
     new file name. ``MaskablePPO(CellPolicy, vec, ...)`` then trains on it
     unchanged. One process steps every board: the per-board auto-solvers are
-    the cost, and spreading them over processes (``SubprocVecEnv``) is the
-    other way to use several cores.
+    the cost; ``num_threads=K`` spreads them over K cores in this process
+    (shards of the boards on threads, the same games), and spreading them over
+    processes (``SubprocVecEnv``) is the other way to use several cores.
 
     Per-board attributes and methods (``get_attr``, ``env_method``): every
     board shares the vector env's settings, so ``get_attr(name)`` repeats the
@@ -64,7 +67,7 @@ class SemiAutoMinesSB3VecEnv(VecEnv):
     """
 
     def __init__(self, num_envs: int = 1, **env_kwargs: Any) -> None:
-        self.venv = SemiAutoMinesVectorEnv(
+        self.venv = make_vector_env(
             num_envs=num_envs, autoreset_mode=AutoresetMode.SAME_STEP, **env_kwargs
         )
         super().__init__(

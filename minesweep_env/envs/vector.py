@@ -98,6 +98,11 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
     ``env.boards`` is the batch (views, mines, states); ``env.action_masks()``
     the current masks. Rendering is not supported: use a sync vector env.
+
+    **Threads.** One env steps its boards on one core. ``make_vec(...,
+    num_threads=K)`` makes a :class:`~minesweep_env.envs.threaded.ThreadedVectorEnv`
+    instead: K of these envs, each with a shard of the boards, stepped by K
+    threads at once (the compiled step releases the GIL), with the same outputs.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -417,6 +422,20 @@ class SemiAutoMinesVectorEnv(VectorEnv):
                 arrays.in_words[board] = True
             self._generators_in_words = True
         return arrays
+
+    def share_buffers(self, observations: np.ndarray, masks: np.ndarray) -> None:
+        """Write the observations and masks into ``observations`` and ``masks`` (C-ordered
+        arrays of this env's shapes, typically rows of a larger env's buffers:
+        :class:`~minesweep_env.envs.threaded.ThreadedVectorEnv`'s shards). Before the
+        first ``reset``."""
+        if self._started:
+            raise RuntimeError("share_buffers comes before the first reset")
+        if observations.shape != self._observations.shape or masks.shape != self._masks.shape:
+            raise ValueError("the shared buffers must have this env's shapes")
+        assert observations.flags.c_contiguous and masks.flags.c_contiguous
+        self._observations, self._masks = observations, masks
+        if self._observation_rows is not None:
+            self._observation_rows = observations.reshape(self.num_envs, -1).view(np.uint8)
 
     def action_masks(self) -> np.ndarray:
         """``bool`` (N, W*H): the valid actions of every board (all True on a finished one).

@@ -17,6 +17,10 @@ rounds Python plays on (:data:`.proof_kernels.DEFER`) is finished by
 :func:`finish_boards` once Python is done, and :func:`restart_boards` starts the
 games of the boards a ``SAME_STEP`` autoreset restarts after their last
 observation was taken.
+
+:func:`step_boards` releases the GIL (``nogil=True``): it only reads and writes the
+arrays it is handed, so shards of a batch, each with its own arrays, are stepped
+by threads at once (:mod:`minesweep_env.envs.threaded`).
 """
 
 from __future__ import annotations
@@ -158,7 +162,7 @@ done), paused after reading the actions (Python's part before the probes), some 
 rounds left to Python (not finished), or the whole step done."""
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_boards(actions, restarting, phase, count, first_none, first_python, info_probability,
                 invalid_reward, probability, invalid, rest, probed, probed_cells, stepping,
                 restarted, seeds, words,
