@@ -17,9 +17,14 @@ import numpy as np
 
 from ..greedy import first_click_cell
 
-OPENINGS: dict[tuple[int, int, int, str], tuple[int, int]] = {}
+OPENINGS: dict[tuple[int, int, int, str], tuple[int, int]] = {
+    # Beginner, zero first click: (2, 2) beat (3, 3) by +0.29 points (+0.09 to +0.50)
+    # on 20,000 paired games of seed 2, the best of the seed-1 screen's top three.
+    (9, 9, 10, "zero"): (2, 2),
+}
 """(width, height, mines, first-click policy) -> the first click (x, y), where a
-paired measurement found a cell better than greedy's."""
+paired measurement found a cell better than greedy's (on games of a seed of their
+own, not seed 0's)."""
 
 
 def opening_cell(width: int, height: int, mines: int, policy: str) -> tuple[int, int]:
