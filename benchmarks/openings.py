@@ -46,8 +46,9 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 
 def stored(paths: list[Path], board: str) -> dict[tuple[int, int], list[GameRecord]]:
-    """The games of every first cell in games CSVs written by ``--out``."""
-    games: dict[tuple[int, int], list[GameRecord]] = {}
+    """The games of every first cell in games CSVs written by ``--out`` (a game stored
+    twice, as a reference cell replayed in two slices, counted once)."""
+    games: dict[tuple[int, int], dict[int, GameRecord]] = {}
     for path in paths:
         with path.open(newline="") as handle:
             for row in csv.DictReader(handle):
@@ -56,8 +57,8 @@ def stored(paths: list[Path], board: str) -> dict[tuple[int, int], list[GameReco
                 settings = dict(item.split("=") for item in row["agent"].split(":")[1:])
                 cell = int(settings["first_x"]), int(settings["first_y"])
                 record = GameRecord(int(row["index"]), row["won"] == "1", int(row["guesses"]), 0, 0)
-                games.setdefault(cell, []).append(record)
-    return games
+                games.setdefault(cell, {})[record.index] = record
+    return {cell: list(played.values()) for cell, played in games.items()}
 
 
 def ranked_table(
