@@ -2,7 +2,9 @@
 
 Each move, in this order:
 
-1. the first click: the known best opening of the first-click policy (as greedy);
+1. the first click: the cell measured best for the board and first-click policy
+   (:mod:`.opening`), else greedy's known best opening; and the second, when the
+   first opened a lone number and the table holds a measured cell for it;
 2. a cell safe in every layout, when a weaker rule set left one (greedy's ranking);
 3. the exact endgame, when at most ``endgame_layouts`` layouts remain
    (:mod:`.endgame`): the probe with the highest win probability;
@@ -74,12 +76,12 @@ from minesweep_env.solver.probability import Weights, count_position
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from ..base import Agent
-from ..greedy import first_click_cell
 from .candidates import candidates, rank
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .influence import influence
 from .lookahead import Assessment, assess
+from .opening import opening_cell, second_cell
 from .potential import Scan, potential, scan
 
 DEPTH = 2
@@ -212,7 +214,10 @@ class SearchAgent(Agent):
     :param deep_gap: with ``deep_secondary``, rank at depth 2 and let the deeper
         look-ahead choose only among candidates within this (relative) of the best
         depth-2 score (0: off; see :data:`DEEP_GAP`).
-    :param opening: play the known best first click.
+    :param opening: play the known best first click (:func:`.opening.opening_cell`).
+    :param first_x: the first click's column instead of the table's (-1: the table's;
+        with ``first_y``, how ``benchmarks/openings.py`` measures each cell).
+    :param first_y: the first click's row instead of the table's (-1: the table's).
     :param seed: unused (the agent is deterministic); accepted like every agent's.
     """
 
@@ -244,6 +249,8 @@ class SearchAgent(Agent):
         settle: int = SETTLE,
         deep_gap: float = DEEP_GAP,
         opening: bool = True,
+        first_x: int = -1,
+        first_y: int = -1,
         seed: int | None = None,
     ):
         if depth < 1:
@@ -275,6 +282,9 @@ class SearchAgent(Agent):
         self.settle = bool(settle)
         self.deep_gap = float(deep_gap)
         self.opening = opening
+        if (first_x < 0) != (first_y < 0):
+            raise ValueError(f"give both first_x and first_y, got {first_x}, {first_y}")
+        self.first_cell = (int(first_x), int(first_y)) if first_x >= 0 else None
         self._cache: dict = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -285,13 +295,25 @@ class SearchAgent(Agent):
         valid = np.asarray(action_mask, dtype=bool).reshape(-1)
         if not valid.any():
             raise ValueError("no valid action: the game is over")
-        if minefield.probes == 0 and self.opening:
-            x, y = first_click_cell(minefield.width, minefield.height, minefield.first_click.value)
-            if valid[y * minefield.width + x]:
-                return y * minefield.width + x
+        if self.opening and minefield.probes < 2:
+            opening = self._opening_move(minefield)
+            if opening is not None and 0 <= opening < valid.size and valid[opening]:
+                return opening
         board = minefield.board()
         # The auto-solver usually counted this very position last (``complete``).
         return self.advise(board, valid, game.rule_set.known_weights(board)).cell
+
+    def _opening_move(self, minefield) -> int | None:
+        """The first click (``first_x``/``first_y`` or :func:`.opening.opening_cell`), or
+        the table's second click after a lone number (:func:`.opening.second_cell`)."""
+        width, height, policy = minefield.width, minefield.height, minefield.first_click.value
+        if minefield.probes == 0:
+            x, y = self.first_cell or opening_cell(width, height, minefield.mine_count, policy)
+            return y * width + x if x < width and y < height else None
+        if self.first_cell is not None:
+            return None  # the second-click table assumes the table's first click
+        second = second_cell(minefield.view, minefield.mine_count, policy)
+        return None if second is None else second[1] * width + second[0]
 
     def advise(
         self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
