@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from harness_probes import harness_probes
 from positions import random_position
 
 from minesweep_env import Board
@@ -19,8 +20,6 @@ from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import AGENTS, SearchAgent, make_agent, parse_agent_name
 from semiautomines_agents.evaluation import GameRecord, paired_difference
-from semiautomines_agents.evaluation.play import Chunk, Settings, make_env, play_game
-from semiautomines_agents.evaluation.targets import board_target
 from semiautomines_agents.search.endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from semiautomines_agents.search.forced import forced_guess
 from semiautomines_agents.search.lookahead import assess, outcomes
@@ -103,20 +102,7 @@ def test_deep_width_reaches_the_look_ahead():
 
 def _moves(agent_name: str, board: str, index: int, first_click: str = "safe") -> list[int]:
     """The cells an agent probes in game ``index`` of the harness on ``board``."""
-    settings = Settings(first_click=first_click)
-    chunk = Chunk(agent_name, board_target(board), (index,), settings)
-    agent = make_agent(agent_name)
-    env = make_env(chunk.target, settings, agent.obs_mode)
-    probes: list[int] = []
-    act = agent.act
-
-    def recording(observation, mask, game):
-        probes.append(act(observation, mask, game))
-        return probes[-1]
-
-    agent.act = recording  # type: ignore[method-assign]
-    play_game(env, agent, chunk, index)
-    return probes
+    return harness_probes(agent_name, board, index, first_click)
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from harness_probes import harness_probes
 
 from minesweep_env import STANDARD_BOARDS
 from minesweep_env.core.cells import COVERED
-from semiautomines_agents import SearchAgent, make_agent
-from semiautomines_agents.evaluation.play import Chunk, Settings, game_seed, make_env, play_game
+from semiautomines_agents import SearchAgent
+from semiautomines_agents.evaluation.play import Settings, game_seed, make_env
 from semiautomines_agents.evaluation.targets import board_target
 from semiautomines_agents.greedy import first_click_cell
 from semiautomines_agents.search.opening import (
@@ -22,20 +23,7 @@ from semiautomines_agents.search.opening import (
 
 def _probes(agent_name: str, board: str, first_click: str, index: int = 0) -> list[int]:
     """The cells an agent probes in game ``index`` of the harness."""
-    settings = Settings(first_click=first_click)
-    chunk = Chunk(agent_name, board_target(board), (index,), settings)
-    agent = make_agent(agent_name)
-    env = make_env(chunk.target, settings, agent.obs_mode)
-    probes: list[int] = []
-    act = agent.act
-
-    def recording(observation, mask, game):
-        probes.append(act(observation, mask, game))
-        return probes[-1]
-
-    agent.act = recording  # type: ignore[method-assign]
-    play_game(env, agent, chunk, index)
-    return probes
+    return harness_probes(agent_name, board, index, first_click)
 
 
 def _first_probe(agent_name: str, board: str, first_click: str, index: int = 0) -> int:

@@ -70,3 +70,35 @@ def check_reset_options(options: Any, known: tuple[str, ...] = RESET_OPTIONS) ->
     if "map" in options and not isinstance(options["map"], str | Path):
         raise TypeError(f'options["map"] must be a path, got {type(options["map"]).__name__}')
     return dict(options)
+
+
+def check_reset_mask(reset_mask: Any, num_envs: int, started: bool) -> None:
+    """Refuse a vector env's ``options["reset_mask"]`` that is not a bool array of one
+    value per board with at least one True, or that comes before every board was reset.
+
+    :raises ValueError: for a bad mask; :raises RuntimeError: before the first full reset.
+    """
+    if (
+        not isinstance(reset_mask, np.ndarray)
+        or reset_mask.shape != (num_envs,)
+        or reset_mask.dtype != np.bool_
+        or not reset_mask.any()
+    ):
+        raise ValueError(
+            f'options["reset_mask"] must be a bool array of shape ({num_envs},) with a True value'
+        )
+    if not started:
+        raise RuntimeError("reset every board once before resetting some of them")
+
+
+def vector_actions(actions: Any, num_envs: int) -> np.ndarray:
+    """A vector env's ``actions`` as an array, refused unless it holds one integer per
+    board (bools and floats too: a float cell index is a bug upstream, not a cell).
+
+    :raises ValueError: naming the shape and dtype received.
+    """
+    actions = np.asarray(actions)
+    if actions.shape != (num_envs,) or actions.dtype.kind not in "iu":
+        what = f"{actions.dtype} array of shape {actions.shape}"
+        raise ValueError(f"actions must be an integer array of shape ({num_envs},), got a {what}")
+    return actions

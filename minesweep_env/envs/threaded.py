@@ -39,6 +39,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..core.board_spec import as_count
 from ..solver.base import RuleSet
+from .checks import check_reset_mask, vector_actions
 from .vector import SemiAutoMinesVectorEnv
 
 STEP_KEYS = ("opened", "flagged", "mine_probability", "invalid_action")
@@ -152,17 +153,7 @@ class ThreadedVectorEnv(VectorEnv):
         options = dict(options or {})
         reset_mask = options.pop("reset_mask", None)
         if reset_mask is not None:
-            if (
-                not isinstance(reset_mask, np.ndarray)
-                or reset_mask.shape != (n,)
-                or reset_mask.dtype != np.bool_
-                or not reset_mask.any()
-            ):
-                raise ValueError(
-                    f'options["reset_mask"] must be a bool array of shape ({n},) with a True value'
-                )
-            if not self._started:
-                raise RuntimeError("reset every board once before resetting some of them")
+            check_reset_mask(reset_mask, n, self._started)
         calls: list[Callable[[], tuple[np.ndarray, dict[str, Any]]]] = []
         for shard, shard_seed, (start, end) in zip(self.shards, seeds, self._slices(), strict=True):
             shard_options = dict(options)
@@ -182,10 +173,7 @@ class ThreadedVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         n, cells = self.num_envs, self.width * self.height
-        actions = np.asarray(actions)
-        if actions.shape != (n,) or actions.dtype.kind not in "iu":  # integers, not bools
-            what = f"{actions.dtype} array of shape {actions.shape}"
-            raise ValueError(f"actions must be an integer array of shape ({n},), got a {what}")
+        actions = vector_actions(actions, n)
         if ((actions < 0) | (actions >= cells)).any():  # checked whole: no shard half-stepped
             raise ValueError(f"actions {actions} are outside Discrete({cells})")
         actions = actions.astype(np.int64)

@@ -28,7 +28,7 @@ from .board_batch import (
     batch_kernels,
     step_kernels,
 )
-from .checks import RESET_OPTIONS, check_reset_options
+from .checks import RESET_OPTIONS, check_reset_mask, check_reset_options, vector_actions
 from .maps import Map, MapSource, load_maps
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
@@ -254,17 +254,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         reset_mask = options.pop("reset_mask", None)
         if reset_mask is None:
             reset_mask = np.ones(n, dtype=bool)
-        elif (
-            not isinstance(reset_mask, np.ndarray)
-            or reset_mask.shape != (n,)
-            or reset_mask.dtype != np.bool_
-            or not reset_mask.any()
-        ):
-            raise ValueError(
-                f'options["reset_mask"] must be a bool array of shape ({n},) with a True value'
-            )
-        elif not self._started:
-            raise RuntimeError("reset every board once before resetting some of them")
+        else:
+            check_reset_mask(reset_mask, n, self._started)
         for board in np.flatnonzero(reset_mask):
             if seeds[board] is not None:
                 self._np_randoms[board], _ = seeding.np_random(seeds[board])
@@ -285,10 +276,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         n, cells = self.num_envs, self.width * self.height
-        actions = np.asarray(actions)
-        if actions.shape != (n,) or actions.dtype.kind not in "iu":  # integers, not bools
-            what = f"{actions.dtype} array of shape {actions.shape}"
-            raise ValueError(f"actions must be an integer array of shape ({n},), got a {what}")
+        actions = vector_actions(actions, n)
         if self._steps_compiled():  # it checks the actions' range itself
             return self._step_compiled(actions)
         if ((actions < 0) | (actions >= cells)).any():
