@@ -3,8 +3,7 @@
 Each move, in this order:
 
 1. the first click: the cell measured best for the board and first-click policy
-   (:mod:`.opening`), else greedy's known best opening; and the second, when the
-   first opened a lone number and the table holds a measured cell for it;
+   (:mod:`.opening`), else greedy's known best opening;
 2. a cell safe in every layout, when a weaker rule set left one (greedy's ranking);
 3. the exact endgame, when at most ``endgame_layouts`` layouts remain
    (:mod:`.endgame`): the probe with the highest win probability;
@@ -81,7 +80,7 @@ from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .influence import influence
 from .lookahead import Assessment, assess
-from .opening import opening_cell, second_cell
+from .opening import opening_cell
 from .potential import Scan, potential, scan
 
 DEPTH = 2
@@ -295,25 +294,20 @@ class SearchAgent(Agent):
         valid = np.asarray(action_mask, dtype=bool).reshape(-1)
         if not valid.any():
             raise ValueError("no valid action: the game is over")
-        if self.opening and minefield.probes < 2:
-            opening = self._opening_move(minefield)
-            if opening is not None and 0 <= opening < valid.size and valid[opening]:
+        if self.opening and minefield.probes == 0:
+            opening = self._first_click(minefield)
+            if opening is not None and valid[opening]:
                 return opening
         board = minefield.board()
         # The auto-solver usually counted this very position last (``complete``).
         return self.advise(board, valid, game.rule_set.known_weights(board)).cell
 
-    def _opening_move(self, minefield) -> int | None:
-        """The first click (``first_x``/``first_y`` or :func:`.opening.opening_cell`), or
-        the table's second click after a lone number (:func:`.opening.second_cell`)."""
+    def _first_click(self, minefield) -> int | None:
+        """The first click: ``first_x``/``first_y``, else :func:`.opening.opening_cell`
+        (``None`` when the given cell lies off the board)."""
         width, height, policy = minefield.width, minefield.height, minefield.first_click.value
-        if minefield.probes == 0:
-            x, y = self.first_cell or opening_cell(width, height, minefield.mine_count, policy)
-            return y * width + x if x < width and y < height else None
-        if self.first_cell is not None:
-            return None  # the second-click table assumes the table's first click
-        second = second_cell(minefield.view, minefield.mine_count, policy)
-        return None if second is None else second[1] * width + second[0]
+        x, y = self.first_cell or opening_cell(width, height, minefield.mine_count, policy)
+        return y * width + x if x < width and y < height else None
 
     def advise(
         self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None

@@ -8,12 +8,13 @@ guesses of a game carry half of beginner's losses and three fifths of
 intermediate's (benchmarks/results/search_session11_end13.md), so this table
 holds the cell that ``search`` measured best on paired games
 (``benchmarks/openings.py``, figures in benchmarks/results/search_session12_open14.md).
-A board and policy not in the table fall back to greedy's cell.
+A board and policy not in the table fall back to greedy's cell. (The second click
+after a first click that opened a lone number was measured the same way,
+``benchmarks/second_clicks.py``: the look-ahead's own choice was best or level, so
+there is no table for it.)
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ..greedy import first_click_cell
 
@@ -32,24 +33,6 @@ def opening_cell(width: int, height: int, mines: int, policy: str) -> tuple[int,
     mines under first-click ``policy``: the table's cell, else greedy's."""
     cell = OPENINGS.get((width, height, mines, policy))
     return cell if cell is not None else first_click_cell(width, height, policy)
-
-
-SECOND_CLICKS: dict[tuple[int, int, int, str, int], tuple[int, int]] = {}
-"""(width, height, mines, first-click policy, number) -> the second click (x, y) when
-the table's first click (:func:`opening_cell`) opened that number alone, where a
-paired measurement (``benchmarks/second_clicks.py``) found a cell better than the
-look-ahead's own choice."""
-
-
-def second_cell(view: np.ndarray, mines: int, policy: str) -> tuple[int, int] | None:
-    """The table's second click in ``view`` (the player's view, ``height`` x ``width``),
-    or ``None``: only right after :func:`opening_cell`'s first click opened a lone number."""
-    height, width = view.shape
-    x, y = opening_cell(width, height, mines, policy)
-    number = int(view[y, x])
-    if number < 0 or np.count_nonzero(view >= 0) != 1:
-        return None
-    return SECOND_CLICKS.get((width, height, mines, policy, number))
 
 
 def symmetric_cells(width: int, height: int) -> list[tuple[int, int]]:
