@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from env_speed import Timers  # the sibling script (benchmarks/ is on the path)
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.envs import vector
@@ -43,18 +42,6 @@ PIECES: list[tuple[str, Any, str]] = [
 ]
 """The timed functions: a name, the owner (class or ``"kernel"``) and the attribute."""
 
-
-def timed(seconds: dict[str, float], name: str, function: Callable) -> Callable:
-    def wrapper(*args, **kwargs):
-        start = time.process_time()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            seconds[name] += time.process_time() - start
-
-    return wrapper
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--board", default="expert")
@@ -67,12 +54,13 @@ def main() -> None:
     rng = np.random.default_rng(0)
     _, info = envs.reset(seed=0)
     kernels = step_kernels()
-    seconds: dict[str, float] = defaultdict(float)
+    timers = Timers()
+    seconds = timers.seconds
     originals = []
     for name, owner, attribute in PIECES:
         target = kernels if owner == "kernel" else owner
         originals.append((target, attribute, getattr(target, attribute)))
-        setattr(target, attribute, timed(seconds, name, getattr(target, attribute)))
+        setattr(target, attribute, timers.wrap(name, getattr(target, attribute)))
     games = steps = 0
     envs.step(np.asarray(info["action_mask"]).argmax(axis=1))  # kernels loaded, untimed
     start = time.process_time()
