@@ -193,6 +193,15 @@ def test_a_stage_cut_short_plays_only_its_missing_chunks(tmp_path, monkeypatch):
         np.testing.assert_array_equal(whole[name], again[name])  # NaN scores compare equal
 
 
+def test_a_stage_played_to_the_end_before_a_stop_loads_without_playing(tmp_path, monkeypatch):
+    folder = tmp_path / "bc"
+    whole = collect_stage(folder, 2 * positions.CHUNK_GAMES, chunk(None), workers=2, progress=False)
+    monkeypatch.setattr(positions, "play_chunk", lambda job: pytest.fail(f"played {job.first}"))
+    again = collect_stage(folder, 2 * positions.CHUNK_GAMES, chunk(None), workers=2, progress=False)
+    for name in positions.FIELDS:
+        np.testing.assert_array_equal(whole[name], again[name])
+
+
 def test_bad_teacher_settings_are_one_line_and_exit_2(tmp_path, capsys):
     runs = ["--runs-dir", str(tmp_path)]
     assert cli_main(["train", "--teacher", "nobody", *runs]) == 2

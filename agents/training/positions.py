@@ -268,7 +268,9 @@ def _ignore_sigint() -> None:
 
 
 def _results(chunks: list[Chunk], workers: int) -> Iterator[tuple[Chunk, dict[str, np.ndarray]]]:
-    if workers == 1 or len(chunks) == 1:
+    # No pool when one worker will do, or when nothing is left to play (a stage whose
+    # every chunk was played before a stop: a pool of 0 processes is an error).
+    if workers == 1 or len(chunks) <= 1:
         for chunk in chunks:
             yield chunk, play_chunk(chunk)
         return
