@@ -10,7 +10,16 @@ own work, each as microseconds per game. Why: the threaded env
 with the GIL released, while the Python around it runs one thread at a time, so
 the split bounds what threads can give.
 
+With ``--sync`` the same agent also plays ``make_vec(..., vectorization_mode="sync")``
+on as many boards, in blocks alternating with the native env's (``--rounds``), and
+the script prints the bound the compiled step sets on the native env's lead: the
+games/s ratio to ``sync`` that a native env whose Python and agent cost nothing
+would reach (``sync`` per game over the compiled step per game), and how much faster
+the compiled step would have to be for a ratio of 5 with today's Python around it on
+both sides (``sync`` runs the same auto-solver, so a faster step speeds it too).
+
     python benchmarks/vector_step_breakdown.py --board expert --seconds 10
+    python benchmarks/vector_step_breakdown.py --board expert --seconds 10 --sync --rounds 5
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from env_speed import Timers  # the sibling script (benchmarks/ is on the path)
+from env_speed import Timers, VectorRandomGames  # sibling script (benchmarks/ is on the path)
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.envs import vector
@@ -47,7 +56,10 @@ def main() -> None:
     parser.add_argument("--board", default="expert")
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds of play")
+    parser.add_argument("--sync", action="store_true", help="also time sync and print the bound")
+    parser.add_argument("--rounds", type=int, default=1, help="blocks each side plays, alternated")
     args = parser.parse_args()
+    sync = VectorRandomGames(args.board, args.num_envs, "sync") if args.sync else None
     envs = gym.make_vec(
         "SemiAutoMines-v0", num_envs=args.num_envs, board=args.board, rule_set="complete"
     )
@@ -61,22 +73,30 @@ def main() -> None:
         target = kernels if owner == "kernel" else owner
         originals.append((target, attribute, getattr(target, attribute)))
         setattr(target, attribute, timers.wrap(name, getattr(target, attribute)))
-    games = steps = 0
+    games = steps = sync_games = 0
+    total = sync_seconds = 0.0
     envs.step(np.asarray(info["action_mask"]).argmax(axis=1))  # kernels loaded, untimed
-    start = time.process_time()
+    seconds.clear()
+    block = args.seconds / args.rounds
     try:
-        while time.process_time() - start < args.seconds:
-            t = time.process_time()
-            masks = info["action_mask"]
-            actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-            seconds["agent (random masked choice)"] += time.process_time() - t
-            _, _, terminated, truncated, info = envs.step(actions)
-            games += int(np.count_nonzero(terminated | truncated))
-            steps += 1
+        for _ in range(args.rounds):
+            start = time.process_time()
+            while time.process_time() - start < block:
+                t = time.process_time()
+                masks = info["action_mask"]
+                actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+                seconds["agent (random masked choice)"] += time.process_time() - t
+                _, _, terminated, truncated, info = envs.step(actions)
+                games += int(np.count_nonzero(terminated | truncated))
+                steps += 1
+            total += time.process_time() - start
+            if sync is not None:
+                start = time.process_time()
+                sync_games += sync.play(block)[0]
+                sync_seconds += time.process_time() - start
     finally:
         for target, attribute, function in originals:
             setattr(target, attribute, function)
-    total = time.process_time() - start
     print(
         f"{args.board}, {args.num_envs} boards, rule set complete, random masked agent: "
         f"{games} games in {steps} batched steps, {total:.1f} CPU s, "
@@ -93,6 +113,36 @@ def main() -> None:
         "(nested: step_boards is inside BoardBatch.step_compiled, which is inside env.step, "
         "as are the env pieces)"
     )
+    if sync is not None:
+        print_bound(total / games, seconds[PIECES[0][0]] / games, sync_seconds / sync_games)
+
+
+def print_bound(native: float, kernel: float, sync: float) -> None:
+    """The native env's lead over ``sync`` now, its bound, and the step needed for 5x.
+
+    All three are CPU seconds per game. With the compiled step ``kernel`` shared by
+    both sides (``sync``'s own auto-solver assumed to cost the same per game), a step
+    of ``k`` seconds gives ``(k + sync - kernel) / (k + native - kernel)``; solved for
+    a ratio of 5.
+    """
+    print(
+        f"sync: {1e6 * sync:.1f} us/game; native: {1e6 * native:.1f} us/game, "
+        f"{sync / native:.2f}x sync"
+    )
+    print(
+        f"bound with no Python and no agent on the native side: sync / compiled step = "
+        f"{sync / kernel:.2f}x"
+    )
+    step_for_five = ((sync - kernel) - 5 * (native - kernel)) / 4
+    if step_for_five <= 0:
+        print("5x sync: out of reach even with a compiled step that costs nothing")
+    elif step_for_five >= kernel:
+        print("5x sync: reached with today's compiled step")
+    else:
+        print(
+            f"5x sync with today's Python on both sides needs the compiled step at "
+            f"{1e6 * step_for_five:.1f} us/game: {kernel / step_for_five:.1f}x faster"
+        )
 
 
 if __name__ == "__main__":
