@@ -111,9 +111,13 @@ def _plot_evaluations(ax: Axes, eval_path: Path) -> None:
             (step, float(row["win_rate"])),
             fontsize=7,
             textcoords="offset points",
-            # Above and below in turn: stages close together keep their names apart.
-            xytext=(3, 4) if k % 2 == 0 else (3, -10),
+            # Three heights in turn: stages close together (or at one step) keep their names apart.
+            xytext=LABEL_OFFSETS[k % len(LABEL_OFFSETS)],
         )
+
+
+LABEL_OFFSETS = ((3, 4), (3, -10), (3, 14))
+"""Where a stage's name goes, in points from its marker: above, below, higher above."""
 
 
 def _plot_baselines(ax: Axes, baselines_path: Path) -> None:
