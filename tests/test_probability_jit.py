@@ -145,6 +145,30 @@ def test_sync_mode_compiles_here_and_marks_ready(fresh: Path, monkeypatch) -> No
     assert np.allclose(probabilities, exact, rtol=0, atol=1e-12, equal_nan=True)
 
 
+EXACT_ONLY = """
+import sys
+from minesweep_env import Board, mine_probabilities
+from minesweep_env.solver.probability import jit
+jit.exact_only()
+board = Board.from_rows(["1?", "??"], total_mines=1)
+print(mine_probabilities(board)[1, 1], jit.fast_path() is not None, "numba" in sys.modules)
+"""
+
+
+def test_exact_only_starts_no_warm_up_and_keeps_numba_out(fresh: Path) -> None:
+    # Without exact_only a cold cache starts a background warm-up (see the test above).
+    out = _run(EXACT_ONLY, **{jit.CACHE_DIR: str(fresh)}).split()
+    assert out == [str(1 / 3), "False", "False"]
+    assert not jit.lock_path().exists() and not jit.marker_path().exists()
+
+
+def test_exact_only_leaves_loaded_kernels_in_use(fresh: Path, monkeypatch) -> None:
+    monkeypatch.setenv(jit.JIT_SYNC, "1")
+    assert jit.fast_path() is not None
+    jit.exact_only()
+    assert jit.fast_path() is not None and jit.compiled() is not None
+
+
 def test_lock_of_a_killed_warm_up_is_stale(fresh: Path) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()

@@ -340,6 +340,56 @@ def test_guess_prints_the_advice_as_json(tmp_path):
     assert text.stdout.startswith("probe (") and "survival (1)" in text.stdout
 
 
+EXPERT_POSITION = """30 16 99
+0011112!3!3!1000001?112!100000
+122!12!33!311000002?21!3321011
+!3!212!321211000002!2112!!222!
+!322112!101!1001112?200123!2!3
+111!102220111002!32?210112123!
+0022201!22222112!??3!212!2112!
+001!2112!2!!4!334????4??22!111
+0012!1011223!!??!???????222200
+0001110001123??????????!32!321
+0000000001!22????????2??!33!!1
+01110000023??3?????21113!45!41
+24!2111001!?3???????10012!!!42
+!!!32!21024?3???????32101244!!
+3422!3!101!!3222???2!!10002!42
+!22223220124!21?????3221113!20
+2!2!11!10002!21?????101!11!210
+"""
+"""A position of a greedy game on expert after 8 guesses (77 covered cells)."""
+
+
+def test_guess_answers_on_the_exact_engine_as_the_compiled_path_would(tmp_path):
+    """One position is over before numba would have loaded: guess never imports it, even
+    where the tests ask for the compiled path (SEMIAUTOMINES_JIT_SYNC), and its advice is
+    the one this process makes with the compiled kernels."""
+    position = tmp_path / "board.txt"
+    position.write_text(EXPERT_POSITION)
+    code = (
+        "import sys; from minesweep_env.cli.main import main; "
+        f"status = main(['guess', {str(position)!r}, '--json']); "
+        "print('numba' in sys.modules, file=sys.stderr); sys.exit(status)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    report = json.loads(done.stdout)
+    board = Board.from_rows(EXPERT_POSITION.split("\n")[1:-1], total_mines=99)
+    advice = SearchAgent().advise(board)  # this process: the compiled kernels (JIT_SYNC)
+    assert (report["x"], report["y"], report["reason"]) == (
+        advice.cell % 30,
+        advice.cell // 30,
+        advice.reason,
+    )
+    assert [(c["x"] + 30 * c["y"], c["survival"], c["progress"]) for c in report["candidates"]] == [
+        (a.cell, a.survival, a.progress) for a in advice.candidates
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "args"),
     [

@@ -17,7 +17,7 @@ from minesweep_env.cli.errors import CliError
 from minesweep_env.cli.position_input import PositionFile
 from minesweep_env.core.cells import COVERED
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import count_position
+from minesweep_env.solver.probability import count_position, jit
 
 from .. import parse_agent_name
 from ..search import Advice, SearchAgent
@@ -129,6 +129,8 @@ def advice_text(report: dict[str, Any], depth: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # One position: the exact engine answers it sooner than numba loads (same counts).
+    jit.exact_only()
     agent = _agent(args.agent)
     position = PositionFile(args.board, args.mines)
     board = position.board

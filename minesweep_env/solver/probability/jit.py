@@ -381,6 +381,21 @@ def loaded() -> CompiledPaths | None:
     return _readiness.paths
 
 
+def exact_only() -> None:
+    """The exact engine answers for the rest of this process, unless it has loaded the
+    kernels already (then they stay in use).
+
+    Why: importing numba and loading the kernels from its cache costs about a second,
+    more than a one-shot analysis of one position spends counting on the exact engine
+    (``semiautomines guess``); both give the same counts, so the answer is the same.
+    Stronger than :data:`JIT_SYNC`: the caller knows its own work is short.
+    """
+    state = _readiness
+    with state.lock:
+        if state.fast is None:
+            state.final = True
+
+
 def reset() -> None:
     """Forget this process's decision (tests; the loaded kernels stay in memory)."""
     global _readiness
@@ -395,6 +410,7 @@ __all__ = [
     "cache_dir",
     "cache_key",
     "compiled",
+    "exact_only",
     "fast_path",
     "loaded",
     "marker_path",
