@@ -43,13 +43,18 @@ def positions(count: int, seed: int) -> list[str]:
         for _ in range(game_index % 10):
             if game.state != "playing":
                 break
-            risk = mine_probabilities(Board.from_rows(game.rows(), total_mines=99))
+            risk = mine_probabilities(_position(game))
             y, x = np.unravel_index(np.nanargmin(risk), risk.shape)
             game.probe(int(x), int(y))
         if game.state == "playing":
-            found.append(format_board(Board.from_rows(game.rows(), total_mines=99)))
+            found.append(format_board(_position(game)))
         game_index += 1
     return found
+
+
+def _position(game: Game) -> Board:
+    """What the player sees of ``game``, with the expert mine total."""
+    return Board.from_rows(game.rows(), total_mines=99)
 
 
 def timed(*args: str) -> tuple[float, float]:

@@ -358,7 +358,7 @@ EXPERT_POSITION = """30 16 99
 !22223220124!21?????3221113!20
 2!2!11!10002!21?????101!11!210
 """
-"""A position of a greedy game on expert after 8 guesses (77 covered cells)."""
+"""An expert game after 8 lowest-probability guesses (77 covered cells)."""
 
 
 def test_guess_answers_on_the_exact_engine_as_the_compiled_path_would(tmp_path):

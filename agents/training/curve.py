@@ -14,6 +14,9 @@ from minesweep_env.fileio import atomic_write
 X_LABEL = "positions labelled (imitation), then PPO env steps (guesses)"
 """What a run's curve counts along its x axis (see ``offset``)."""
 
+LABEL_OFFSETS = ((3, 4), (3, -10), (3, 14))
+"""Where a stage's name goes, in points from its marker: above, below, higher above."""
+
 LABEL_CHARACTERS = 40
 """Longest agent name a legend entry shows whole (``search:KEY=V:...`` grows long)."""
 TITLE_CHARACTERS = 80
@@ -114,10 +117,6 @@ def _plot_evaluations(ax: Axes, eval_path: Path) -> None:
             # Three heights in turn: stages close together (or at one step) keep their names apart.
             xytext=LABEL_OFFSETS[k % len(LABEL_OFFSETS)],
         )
-
-
-LABEL_OFFSETS = ((3, 4), (3, -10), (3, 14))
-"""Where a stage's name goes, in points from its marker: above, below, higher above."""
 
 
 def _plot_baselines(ax: Axes, baselines_path: Path) -> None:
