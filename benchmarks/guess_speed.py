@@ -8,12 +8,18 @@ start), keeps the position after 0-9 guesses of each game still going, and times
 (the child's, from ``os.wait4``). For scale it times ``semiautomines --help`` too, the
 start of the process with nothing to answer.
 
+Python's bytecode cache matters at this scale: a process that finds no cached bytecode
+for the project compiles its sources first (about 0.1-0.2 s here). A normal install
+caches it after the first run; an environment with ``PYTHONDONTWRITEBYTECODE`` set and
+no cache (a fresh sandbox) pays it every time. The last line says which was measured.
+
     python benchmarks/guess_speed.py --positions 24
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -82,6 +88,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    cache = bytecode_cache()  # before the first process can write one
     starts = [timed("--help") for _ in range(5)]
     answers = []
     with tempfile.TemporaryDirectory() as folder:
@@ -92,6 +99,19 @@ def main() -> None:
     print(summary("semiautomines --help", starts))
     print(summary("semiautomines guess (expert)", answers))
     print(f"answers under 1 s of wall time: {sum(w < 1.0 for w, _ in answers)} of {len(answers)}")
+    print(f"python bytecode cache: {cache}")
+
+
+def bytecode_cache() -> str:
+    """Whether the processes timed here could read or write the project's bytecode cache."""
+    source = Path(__file__).resolve().parent.parent / "minesweep_env" / "cli" / "main.py"
+    cached = Path(importlib.util.cache_from_source(str(source))).is_file()
+    written = not os.environ.get("PYTHONDONTWRITEBYTECODE")
+    if cached:
+        return "present (each process reads compiled modules)"
+    if written:
+        return "written by the first process (the later ones read it)"
+    return "none, PYTHONDONTWRITEBYTECODE set: every process compiles the project's sources"
 
 
 if __name__ == "__main__":

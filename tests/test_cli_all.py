@@ -225,3 +225,45 @@ def test_bad_input_gives_exit_2_and_one_line(
     fragment = fragment.replace("MISSING", "missing.txt")
     done = run(*(paths.get(a, a) for a in args))
     assert_one_line_error(done, fragment)
+
+
+# --- one subcommand, one module ------------------------------------------------------
+
+
+def _choices(parser) -> set[str]:
+    """The subcommand names a built parser accepts."""
+    (subparsers,) = [a for a in parser._actions if a.dest == "command"]
+    return set(subparsers.choices)
+
+
+def test_a_named_subcommand_builds_only_its_own_parser() -> None:
+    from minesweep_env.cli.main import build_parser
+
+    everything = _choices(build_parser())
+    assert set(SUBCOMMANDS) | {"evaluate", "guess"} <= everything
+    assert _choices(build_parser("guess")) == {"guess"}
+    assert _choices(build_parser("deduce")) == {"deduce"}
+    assert _choices(build_parser("fly")) == everything  # so "invalid choice" lists them all
+
+
+def test_the_command_is_the_first_word_unless_an_option_comes_first() -> None:
+    from minesweep_env.cli.main import requested_command
+
+    assert requested_command(["guess", "board.txt", "--json"]) == "guess"
+    assert requested_command(["--help", "guess"]) is None
+    assert requested_command([]) is None
+
+
+def test_a_library_subcommand_imports_nothing_of_the_agents_package(position: Path) -> None:
+    """Why it matters: loading the harness and the trainer for every command cost a tenth
+    of a second of each answer (``benchmarks/guess_speed.py``)."""
+    code = (
+        "import contextlib, io, sys\n"
+        "from minesweep_env.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = main(['probabilities', {str(position)!r}, '--json'])\n"
+        "print(status, sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'semiautomines_agents', 'torch', 'numba'}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["0", "[]"], done.stderr

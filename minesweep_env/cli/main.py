@@ -42,27 +42,53 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``semiautomines`` parser; with ``command`` (a subcommand's name), only that
+    subcommand's parser, when it exists.
+
+    Why one: building every subcommand's parser imports every subcommand's module
+    (the evaluation harness, the training stack, the replay viewer), about a tenth of
+    a second that a one-position ``guess`` or ``probabilities`` answer never uses.
+    An unknown name, or none, builds them all, so ``--help`` and argparse's "invalid
+    choice" message still list every subcommand.
+    """
     parser = _Parser(
         prog="semiautomines",
         description="Semi-automatic Minesweeper: play, solve, generate and evaluate.",
         epilog="Exit status: 0 success, 1 a negative answer (e.g. not solvable), 2 bad input.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in _subcommand_modules():
+    for module in _subcommand_modules(command):
         module.add_parser(subparsers)
     return parser
 
 
-def _subcommand_modules() -> Iterator[ModuleType]:
+def requested_command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word), or ``None`` when it starts with an
+    option (``--help``) or is empty."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+def _subcommand_modules(command: str | None = None) -> Iterator[ModuleType]:
+    """Every subcommand's module in ``--help`` order, or only ``command``'s when it is one."""
+    added = sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name)
+    if command in SUBCOMMANDS:
+        yield importlib.import_module(f"{__package__}.{command}")
+        return
+    chosen = [entry for entry in added if entry.name == command]
+    if chosen:
+        yield chosen[0].load()
+        return
     for name in SUBCOMMANDS:
         yield importlib.import_module(f"{__package__}.{name}")
-    for entry in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+    for entry in added:
         yield entry.load()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(requested_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
