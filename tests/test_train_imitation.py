@@ -437,3 +437,52 @@ def test_train_keeps_a_fixed_prior_scale_through_imitation_and_ppo(tmp_path):
     policy, _ = load_policy(run_dir / "final.pt")
     assert float(policy.mlp_extractor.prior_scale.detach()) == 33.0
     assert read_state(run_dir)["completed"] == ["bc"]
+
+
+@pytest.mark.parametrize("axes", [(), (-1,), (-2,), (-2, -1)])
+def test_a_mirrored_batch_moves_labels_masks_and_targets_with_the_board(axes):
+    """On a 3 x 5 board, so that rows and columns cannot be confused."""
+    from semiautomines_agents.training.imitation import mirrored
+
+    rng = np.random.default_rng(7)
+    batch, height, width = 6, 3, 5
+    obs = th.as_tensor(rng.random((batch, 12, height, width), dtype=np.float32))
+    labels = th.as_tensor(rng.integers(height * width, size=batch))
+    masks = th.as_tensor(rng.random((batch, height * width)) < 0.5)
+    masks[th.arange(batch), labels] = True
+    target = th.zeros((batch, height * width))
+    target[th.arange(batch), labels] = 1.0
+
+    seen, seen_masks, seen_target, seen_labels = mirrored(obs, masks, target, labels, axes)
+    assert th.equal(seen_target.argmax(1), seen_labels)
+    assert bool(seen_masks[th.arange(batch), seen_labels].all())
+    assert int(seen_masks.sum()) == int(masks.sum())
+    planes = seen.reshape(batch, 12, -1)[th.arange(batch), :, seen_labels]
+    assert th.equal(planes, obs.reshape(batch, 12, -1)[th.arange(batch), :, labels])
+    back = mirrored(seen, seen_masks, seen_target, seen_labels, axes)
+    for again, original in zip(back, (obs, masks, target, labels), strict=True):
+        assert th.equal(again, original)
+
+
+def test_a_mirrored_fit_still_moves_the_policy_toward_its_targets(tmp_path):
+    from types import SimpleNamespace
+
+    from semiautomines_agents.training.imitation import fit, targets
+    from semiautomines_agents.training.positions import observations
+
+    data = positions.play_chunk(chunk(None, count=20))
+    policy = tiny_cell_policy(6)
+    rows = np.arange(len(data["labels"]))
+    target = th.as_tensor(targets(data, rows, 36, 0.0))
+
+    def cross_entropy() -> float:
+        with th.no_grad():
+            log_p, _ = policy.log_probabilities_and_values(
+                th.as_tensor(observations(data, rows)), th.as_tensor(data["masks"])
+            )
+            return float(-th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1).mean())
+
+    before = cross_entropy()
+    args = tiny_args(tmp_path, mirror=True, imitation_lr=1e-2)
+    fit(SimpleNamespace(policy=policy), data, 4, args, tmp_path, "bc")
+    assert cross_entropy() < before

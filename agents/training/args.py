@@ -98,6 +98,11 @@ class Args:
         "temperature of a softmax over the search teacher's candidate scores as the "
         "target (0 = its move alone)",
     )
+    mirror: bool = _arg(
+        False,
+        "fit each imitation batch on a random mirror image of its positions (left-right, "
+        "top-bottom, half-turn or none; labels mirrored alike)",
+    )
     prior_lr: float = _arg(
         0.0, "Adam step size of the prior's scale k in the imitation fit (0 = --imitation-lr)"
     )

@@ -230,6 +230,36 @@ def fix_prior_scale(policy: th.nn.Module, scale: float) -> None:
     prior.requires_grad_(False)
 
 
+MIRROR_CHOICES: tuple[tuple[int, ...], ...] = ((), (-1,), (-2,), (-2, -1))
+"""``--mirror``: a batch is fitted as it is, or mirrored left-right, top-bottom or both."""
+
+
+def mirrored(
+    obs: th.Tensor, masks: th.Tensor, target: th.Tensor, labels: th.Tensor, axes: tuple[int, ...]
+) -> tuple[th.Tensor, th.Tensor, th.Tensor, th.Tensor]:
+    """A batch of positions (B, C, H, W) seen in a mirror that reverses ``axes`` of the
+    board, with their masks, targets and labels (per cell, flattened) moved alike.
+
+    Why: the game has no preferred direction, yet a network fitted to a teacher that
+    breaks exact ties in board order learns direction-bound habits (``python -m
+    semiautomines_agents.training.symmetry``); mirrored batches teach it that a
+    mirrored position is the same position.
+    """
+    if not axes:
+        return obs, masks, target, labels
+    height, width = obs.shape[-2:]
+
+    def per_cell(values: th.Tensor) -> th.Tensor:
+        return values.reshape(-1, height, width).flip(axes).reshape(values.shape)
+
+    rows, columns = labels // width, labels % width
+    if -2 in axes:
+        rows = height - 1 - rows
+    if -1 in axes:
+        columns = width - 1 - columns
+    return obs.flip(axes), per_cell(masks), per_cell(target), rows * width + columns
+
+
 def fit(
     model: MaskablePPO,
     data: dict[str, np.ndarray],
@@ -262,10 +292,12 @@ def fit(
         for batch in np.array_split(rng.permutation(count), max(1, count // args.batch_size)):
             obs = th.as_tensor(observations(data, batch))
             labels = th.as_tensor(data["labels"][batch])
-            log_p, values = policy.log_probabilities_and_values(
-                obs, th.as_tensor(data["masks"][batch])
-            )
+            masks = th.as_tensor(data["masks"][batch])
             target = th.as_tensor(targets(data, batch, cells, args.soft_targets))
+            if args.mirror:
+                axes = MIRROR_CHOICES[int(rng.integers(len(MIRROR_CHOICES)))]
+                obs, masks, target, labels = mirrored(obs, masks, target, labels, axes)
+            log_p, values = policy.log_probabilities_and_values(obs, masks)
             # Masked cells have huge negative logits and no target: leave them out, not 0 * -inf.
             cross_entropy = -th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1)
             weight = th.as_tensor(position_weights(data, batch, args.deviation_weight))
