@@ -330,7 +330,8 @@ def test_ablation_pairs_separate_runs_game_by_game(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[-1] != line
 
 
-def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
+@pytest.mark.parametrize("mirror", [False, True], ids=["plain", "mirrored batches"])
+def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path, mirror):
     from types import SimpleNamespace
 
     from semiautomines_agents.training.imitation import fit, targets
@@ -350,7 +351,9 @@ def test_the_fit_moves_the_policy_toward_soft_weighted_targets(tmp_path):
             return float(-th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1).mean())
 
     before = cross_entropy()
-    args = tiny_args(tmp_path, soft_targets=0.01, deviation_weight=3.0, imitation_lr=1e-2)
+    args = tiny_args(
+        tmp_path, soft_targets=0.01, deviation_weight=3.0, imitation_lr=1e-2, mirror=mirror
+    )
     fit(SimpleNamespace(policy=policy), data, 4, args, tmp_path, "bc")
     assert cross_entropy() < before
     assert len((tmp_path / "imitation.csv").read_text().splitlines()) == 1 + 4
@@ -462,27 +465,3 @@ def test_a_mirrored_batch_moves_labels_masks_and_targets_with_the_board(axes):
     back = mirrored(seen, seen_masks, seen_target, seen_labels, axes)
     for again, original in zip(back, (obs, masks, target, labels), strict=True):
         assert th.equal(again, original)
-
-
-def test_a_mirrored_fit_still_moves_the_policy_toward_its_targets(tmp_path):
-    from types import SimpleNamespace
-
-    from semiautomines_agents.training.imitation import fit, targets
-    from semiautomines_agents.training.positions import observations
-
-    data = positions.play_chunk(chunk(None, count=20))
-    policy = tiny_cell_policy(6)
-    rows = np.arange(len(data["labels"]))
-    target = th.as_tensor(targets(data, rows, 36, 0.0))
-
-    def cross_entropy() -> float:
-        with th.no_grad():
-            log_p, _ = policy.log_probabilities_and_values(
-                th.as_tensor(observations(data, rows)), th.as_tensor(data["masks"])
-            )
-            return float(-th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(1).mean())
-
-    before = cross_entropy()
-    args = tiny_args(tmp_path, mirror=True, imitation_lr=1e-2)
-    fit(SimpleNamespace(policy=policy), data, 4, args, tmp_path, "bc")
-    assert cross_entropy() < before
