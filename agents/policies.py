@@ -297,10 +297,13 @@ class CellPolicy(MaskableActorCriticPolicy):
 
         :param action_masks: boolean (B, H*W), True where the action is valid.
         """
-        features = self.extract_features(obs, self.pi_features_extractor)
-        logits = self.mlp_extractor.forward_actor(features)
-        normalised = _masked_log_probabilities(logits, action_masks)
+        normalised = _masked_log_probabilities(self.cell_logits(obs), action_masks)
         return th.argmax(th.softmax(normalised, dim=-1), dim=1)
+
+    def cell_logits(self, obs: th.Tensor) -> th.Tensor:
+        """The actor's logit of every cell (B, H*W), prior included, before any mask."""
+        features = self.extract_features(obs, self.pi_features_extractor)
+        return self.mlp_extractor.forward_actor(features)
 
     def log_probabilities_and_values(
         self, obs: th.Tensor, action_masks: th.Tensor

@@ -177,6 +177,12 @@ class PPOAgent(Agent):
             distribution = self._policy.get_distribution(obs, action_masks=mask)
             return int(distribution.mode()[0])
 
+    @property
+    def policy(self) -> Any:
+        """The loaded policy network (a :class:`~.policies.CellPolicy` for every weights
+        file), for tools that look inside it rather than play it."""
+        return self._policy
+
     def describe(self) -> str:
         return f"{self.name} ({self.model_path.name})"
 

@@ -48,8 +48,7 @@ def cell_logits(
     if axes:
         planes = planes.flip(axes)
     with th.inference_mode():
-        features = policy.extract_features(planes, policy.pi_features_extractor)
-        logits = policy.mlp_extractor.forward_actor(features).reshape(planes.shape[-2:])
+        logits = policy.cell_logits(planes).reshape(planes.shape[-2:])
     return logits.flip(axes) if axes else logits
 
 
@@ -104,10 +103,13 @@ def main(argv: list[str] | None = None) -> int:
 
     import minesweep_env  # noqa: F401  (registers the env)
 
-    from ..ppo import PPOAgent
+    from ..ppo import ModelNotFoundError, PPOAgent
 
-    agent = PPOAgent(args.model)
-    policy = agent._policy
+    try:
+        agent = PPOAgent(args.model)  # weights files only: a zip is refused, not unpickled
+    except ModelNotFoundError as error:
+        parser.error(str(error))
+    policy = agent.policy
     if not isinstance(policy, CellPolicy):
         parser.error(f"{agent.model_path}: not a per-cell network")
 

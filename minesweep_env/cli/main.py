@@ -71,13 +71,13 @@ def requested_command(argv: list[str]) -> str | None:
 
 def _subcommand_modules(command: str | None = None) -> Iterator[ModuleType]:
     """Every subcommand's module in ``--help`` order, or only ``command``'s when it is one."""
-    added = sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name)
     if command in SUBCOMMANDS:
         yield importlib.import_module(f"{__package__}.{command}")
         return
-    chosen = [entry for entry in added if entry.name == command]
-    if chosen:
-        yield chosen[0].load()
+    added = sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name)
+    chosen = next((entry for entry in added if entry.name == command), None)
+    if chosen is not None:
+        yield chosen.load()
         return
     for name in SUBCOMMANDS:
         yield importlib.import_module(f"{__package__}.{name}")
