@@ -36,11 +36,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from minesweep_env.compiled import ready
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import Weights, count_position, jit
-from minesweep_env.solver.probability.jit import FastPath, TrialPath, fast_path
+from minesweep_env.solver.probability import Weights, count_position
+
+FastPath = Callable[[Board, "int | None"], "np.ndarray | None"]
+""":func:`~minesweep_env.solver.probability.engine_compiled.fast_mine_probabilities`' shape."""
+
+TrialPath = Callable[[Board, int, np.ndarray, bool], "tuple[np.ndarray, np.ndarray]"]
+""":func:`~.float_weights.trial_weights`' shape."""
 
 
 def number_range(board: Board, cell: int) -> range:
@@ -88,8 +94,11 @@ def trials(board: Board, cell: int) -> list[Board]:
 def exact_trial_weights(trial: Board, cache: dict | None) -> Weights | None:
     """The exact engine's weights of a trial position, or ``None`` when no layout fits."""
     # The compiled count's exact weights when it has them (the same integers), else the engine's.
-    compiled = jit.compiled() if trial.grid.size <= FLOAT_CELLS else None
-    weights = compiled.exact_weights(trial) if compiled is not None else None
+    weights = None
+    if trial.grid.size <= FLOAT_CELLS and ready():
+        from .float_weights import exact_weights
+
+        weights = exact_weights(trial)
     if weights is None:
         try:
             weights = count_position(trial, cache=cache)
@@ -138,7 +147,11 @@ def progress_chance(
         same float either way.
     """
     found = trials(board, cell)
-    fast = fast_path() if safe_layouts is not None else None
+    fast: FastPath | None = None
+    if safe_layouts is not None and ready():
+        from minesweep_env.solver.probability.engine_compiled import (
+            fast_mine_probabilities as fast,
+        )
     if fast is None or safe_layouts is None:
         fitting = progress = 0
         for trial in found:
@@ -218,7 +231,7 @@ def estimate_chance(
     trial: TrialPath, board: Board, cell: int, cache: dict | None, isolated: bool = False
 ) -> Estimate:
     """The chance of progress of ``cell`` from the compiled float counts of its trials
-    (:func:`~minesweep_env.solver.probability.fast.trial_weights`); a number the float
+    (:func:`~.float_weights.trial_weights`); a number the float
     count leaves to the exact engine is counted exactly.
 
     :param isolated: ``cell`` is isolated (:func:`isolated_shape`): the count is cheaper.
@@ -268,7 +281,9 @@ def best_progress(
         assert weight is not None
         return progress_chance(board, cell, cache, counted[0].layouts - weight)
 
-    compiled = jit.compiled() if board.grid.size <= FLOAT_CELLS else None
+    trial_weights: TrialPath | None = None
+    if board.grid.size <= FLOAT_CELLS and ready():
+        from .float_weights import trial_weights
     estimates: list[tuple[int, int, Estimate]] = []
     shapes: set[int] = set()
     best = -1.0
@@ -280,11 +295,11 @@ def best_progress(
             if shape in shapes:
                 continue  # the same chance as an earlier cell: it cannot win
             shapes.add(shape)
-        if compiled is None:
+        if trial_weights is None:
             estimate = Estimate(exact(cell), True)
         else:
             estimate = estimate_chance(
-                compiled.trial_weights, board, cell, cache, isolated=shape is not None
+                trial_weights, board, cell, cache, isolated=shape is not None
             )
         estimates.append((k, cell, estimate))
         if estimate.exact:

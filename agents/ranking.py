@@ -20,7 +20,7 @@ That settles most positions exactly:
 
 Where groups' probabilities come within their error of each other the floats
 cannot tell a tie; the compiled path can say which groups have exactly equal
-weights (:func:`~minesweep_env.solver.probability.fast.weight_classes`), and
+weights (:func:`~.float_weights.weight_classes`), and
 :func:`merge_equal_groups` makes each such class one group, so the same rules
 decide (they nearly always do: such near-ties are exact ties of symmetric positions).
 """

@@ -13,11 +13,12 @@ import json
 import math
 from typing import Any
 
+from minesweep_env import compiled
 from minesweep_env.cli.errors import CliError
 from minesweep_env.cli.position_input import PositionFile
 from minesweep_env.core.cells import COVERED
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import count_position, jit
+from minesweep_env.solver.probability import count_position
 
 from .. import parse_agent_name
 from ..search import Advice, SearchAgent
@@ -130,7 +131,7 @@ def advice_text(report: dict[str, Any], depth: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # One position: the exact engine answers it sooner than numba loads (same counts).
-    jit.exact_only()
+    compiled.exact_only()
     agent = _agent(args.agent)
     position = PositionFile(args.board, args.mines)
     board = position.board

@@ -35,19 +35,20 @@ whose whole protected zone lies inside the board, so the opening is larger.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
 
+from minesweep_env.compiled import ready
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum
-from minesweep_env.solver.probability import Weights, count_position, jit
+from minesweep_env.solver.probability import Weights, count_position
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
-from minesweep_env.solver.probability.jit import fast_path
 
-from .base import Agent
-from .progress import ESTIMATE_MARGIN, FLOAT_CELLS, best_progress, progress_chance
-from .ranking import (
+from ..base import Agent
+from ..progress import ESTIMATE_MARGIN, FLOAT_CELLS, best_progress, progress_chance
+from ..ranking import (
     CLEAR_FLOOR,
     CLEAR_GAP,
     RANK_GAP,
@@ -112,8 +113,11 @@ def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
     exactly where the exact engine has none, so a clear float minimum is the
     exact engine's unique minimum: the same cell the exact route picks.
     """
-    fast = fast_path()
-    probabilities = None if fast is None else fast(board, None)
+    if not ready():
+        return None
+    from minesweep_env.solver.probability.engine_compiled import fast_mine_probabilities
+
+    probabilities = fast_mine_probabilities(board, None)
     if probabilities is None:
         return None
     flat = probabilities.reshape(-1)
@@ -128,13 +132,15 @@ def clear_lowest(board: Board, valid: np.ndarray) -> int | None:
     return None
 
 
-def _float_paths(board: Board) -> jit.CompiledPaths | None:
-    """The compiled paths when the float shortcuts may decide on ``board`` (kernels loaded,
-    the mine total known, the board within :data:`~.progress.FLOAT_CELLS`), else ``None``."""
-    compiled = jit.compiled()
-    if compiled is None or board.total_mines is None or board.grid.size > FLOAT_CELLS:
+def _float_paths(board: Board) -> ModuleType | None:
+    """The compiled paths (:mod:`.float_choice`) when the float shortcuts may decide on
+    ``board`` (kernels cached, the mine total known, the board within
+    :data:`~..progress.FLOAT_CELLS`), else ``None``."""
+    if not ready() or board.total_mines is None or board.grid.size > FLOAT_CELLS:
         return None
-    return compiled
+    from . import float_choice
+
+    return float_choice
 
 
 @lru_cache(maxsize=16)
@@ -230,7 +236,7 @@ class GreedyAgent(Agent):
         or ``None`` when they do not decide it (see :mod:`.ranking`); exact counts
         only where a chance of progress needs one.
 
-        One compiled call (:func:`~minesweep_env.solver.probability.fast.greedy_choice`)
+        One compiled call (:func:`~.float_choice.greedy_choice`)
         takes the steps of :meth:`_stepwise_choice` and says which fallback, if any, the
         decision needs; this method takes it.
         """
@@ -361,3 +367,32 @@ class ZeroGreedyAgent(GreedyAgent):
 
     def __init__(self, seed: int | None = None):
         super().__init__(tie_break="zero", opening=True, seed=seed)
+
+
+def check_compiled() -> None:
+    """The warm-up's check: the one-call greedy kernel picks a cell of exactly the lowest
+    mine weight, along a game (:mod:`.float_choice`).
+
+    :raises RuntimeError: on any disagreement.
+    """
+    from minesweep_env.core.layout import MineLayout
+    from minesweep_env.core.minefield import GameState, Minefield
+
+    from .float_choice import greedy_choice
+
+    rng = np.random.default_rng(5)
+    field = Minefield(MineLayout.random(9, 9, 10, rng), first_click="safe", rng=rng)
+    field.probe(0, 0)
+    margins = np.array([1e-9, 1e-11, 1e-10, 1e-9])
+    while field.state is GameState.PLAYING:
+        board = field.board()
+        valid = board.grid.reshape(-1) == COVERED
+        status, ranked = greedy_choice(board, valid, 6, True, margins)
+        weights = count_position(board)
+        lowest = min(w for i, w in weights.mine_weight.items() if w is not None and valid[i])
+        if status == "chosen" and weights.mine_weight[ranked[0]] != lowest:
+            raise RuntimeError(f"compiled greedy choice {ranked[0]} not lowest on {board.rows()}")
+        cell = ranked[0] if status == "chosen" else min(
+            i for i, w in weights.mine_weight.items() if w == lowest and valid[i]
+        )
+        field.probe(cell % 9, cell // 9)

@@ -28,9 +28,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.cells import COVERED, FLAGGED
-from .greedy_kernels import group_probabilities_into, trial_weights_into, weight_classes_into
-from .kernels import OK
+from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.solver.probability.counting_compiled import OK
+
+from ..weights_compiled import group_probabilities_into, trial_weights_into, weight_classes_into
 
 CHOSEN = 0
 """``ranked[0]`` is the agent's cell."""

@@ -31,7 +31,7 @@ safe cell is valued as at depth 2 (its secondary safety), one where the player m
 guess again by the best of its next guesses valued as the depth-2 default values a
 candidate (two-move survival with the secondary safety, times that guess's own 50/50
 factor; :func:`.lookahead.next_guess_value`). A compiled kernel
-(:mod:`minesweep_env.solver.probability.lookahead_kernels`) weighs that middle level,
+(:mod:`.lookahead_compiled`) weighs that middle level,
 one call per position; with ``settle`` the candidates within :data:`SETTLE_GAP` of
 the best are weighed again on exact counts. ``depth=3:deep_secondary=0`` is session
 9's depth 3 (the last guess by its plain best safety; always settled).

@@ -15,7 +15,7 @@ the player must guess again, at best with the trial's lowest mine probability
 
 At depth 3 and more the last two guesses are weighed thousands of times a
 game; with ``fast`` the compiled kernel
-(:mod:`minesweep_env.solver.probability.lookahead_kernels`) weighs them, one
+(:mod:`semiautomines_agents.search.lookahead_compiled`) weighs them, one
 call per trial position, within about 1e-12 of the exact figure (the agent
 may settle near ties on exact counts).
 
@@ -33,9 +33,10 @@ from functools import cached_property
 
 import numpy as np
 
+from minesweep_env.compiled import ready
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
-from minesweep_env.solver.probability import Weights, jit
+from minesweep_env.solver.probability import Weights
 
 from ..progress import FLOAT_CELLS, exact_trial_weights, number_range
 from .candidates import off_frontier
@@ -441,13 +442,13 @@ def compiled_secondary(
     board: Board, ranked: list[tuple[int, int]], layouts: int, fifty: float
 ) -> float | None:
     """:func:`next_guess_value`'s best at depth 2 from the compiled kernel
-    (:func:`~minesweep_env.solver.probability.lookahead_kernels.secondary_survival_of`;
+    (:func:`~semiautomines_agents.search.lookahead_compiled.secondary_survival_of`;
     -1.0 when every cell is dead), or ``None`` when it cannot answer (as
     :func:`compiled_survival`)."""
     inputs = _kernel_inputs(board, ranked, layouts)
     if inputs is None:
         return None
-    from minesweep_env.solver.probability.lookahead_kernels import secondary_survival_of
+    from .lookahead_compiled import secondary_survival_of
 
     value = secondary_survival_of(*inputs, float(fifty))
     return None if np.isnan(value) else float(value)
@@ -464,7 +465,7 @@ def compiled_survival(board: Board, ranked: list[tuple[int, int]], layouts: int)
     inputs = _kernel_inputs(board, ranked, layouts)
     if inputs is None:
         return None
-    from minesweep_env.solver.probability.lookahead_kernels import best_survival_of
+    from .lookahead_compiled import best_survival_of
 
     value = best_survival_of(*inputs)
     return None if np.isnan(value) else float(value)
@@ -477,7 +478,7 @@ def _kernel_inputs(
     total, the cells and their safeties), or ``None`` when no kernel can answer: kernels
     not loaded, no mine total, or a board too large for the float counts."""
     total = board.total_mines
-    if total is None or board.grid.size > FLOAT_CELLS or jit.compiled() is None:
+    if total is None or board.grid.size > FLOAT_CELLS or not ready():
         return None
     cells = np.array([cell for _, cell in ranked], np.int64)
     safeties = np.array([1.0 - weight / layouts for weight, _ in ranked])

@@ -28,9 +28,14 @@ import math
 import numpy as np
 from numba import njit, types
 
-from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE
-from .choice_kernels import _number_range
-from .kernels import COUNTED, NO_LAYOUT, weigh_groups_scaled, write_probabilities
+from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
+from minesweep_env.solver.probability.counting_compiled import (
+    COUNTED,
+    NO_LAYOUT,
+    weigh_groups_scaled,
+    write_probabilities,
+)
+from semiautomines_agents.greedy.choice_compiled import _number_range
 
 MAX_ENABLERS = 3
 """``agents/search/potential.py``'s ``MAX_ENABLERS`` (the library does not import agents)."""

@@ -16,7 +16,7 @@ compiled step moves a ``"safe"`` seeded game's mine itself) and each new game's
 random draws; the random layouts drawn then start together
 (:meth:`BoardBatch.start_random`), their ``MineLayout`` built only when asked
 for (:attr:`BoardBatch.layouts`). Once the
-compiled kernels are loaded (:mod:`minesweep_env.solver.probability.jit`), the
+compiled kernels are cached (:mod:`minesweep_env.compiled`), the
 floods and, for boards whose rule set is ``complete``, every round of the
 auto-solver run compiled, all boards in one call
 (:mod:`minesweep_env.solver.probability.play_kernels`); a step's probes with their
@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled import ready as kernels_ready
 from ..core.board import Board
 from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
 from ..core.first_click import FirstClick, protect_first_click
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
 from ..solver.base import RuleSet
-from ..solver.probability import jit
 from ..solver.rules.complete import Complete
 from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
 
@@ -100,10 +100,20 @@ def open_cells(
 
 
 @cache
+def _complete_paths() -> ModuleType | None:
+    """``complete``'s compiled paths (:mod:`..solver.rules.complete_compiled`) once the
+    kernels are cached, else ``None`` (importing them imports numba)."""
+    if not kernels_ready():
+        return None
+    from ..solver.rules import complete_compiled
+
+    return complete_compiled
+
+
 def batch_kernels() -> ModuleType:
     """The batch's step kernels, imported once they are wanted (importing them imports
     numba); held, since an import statement costs microseconds on every step."""
-    from ..solver.probability import batch_kernels as kernels
+    from . import board_batch_compiled as kernels
 
     return kernels
 
@@ -111,7 +121,7 @@ def batch_kernels() -> ModuleType:
 @cache
 def step_kernels() -> ModuleType:
     """The vector env's whole-step kernels (:func:`batch_kernels`' reason to be held)."""
-    from ..solver.probability import step_kernels as kernels
+    from . import board_batch_step_compiled as kernels
 
     return kernels
 
@@ -508,7 +518,7 @@ class BoardBatch:
         """The compiled probes' kept constraints and scratch, made on first use."""
         if self._seen is not None:
             return
-        from ..solver.probability import tracked_kernels
+        from ..solver.rules import complete_kept_compiled as tracked_kernels
 
         size = self.width * self.height
         self._seen = np.full((self.num_boards, size), tracked_kernels.UNSEEN, np.int8)
@@ -574,7 +584,7 @@ class BoardBatch:
         constraints kept from step to step
         (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`).
         """
-        compiled = jit.compiled()
+        compiled = _complete_paths()
         if compiled is None or not self.plays_compiled(rule_sets)[boards].all():
             before = self.view[boards]  # a copy: an index array gathers
             self.probe(boards, cells)
@@ -749,7 +759,7 @@ class BoardBatch:
         names a mine safe (the one way ``Minefield.open_safe`` loses).
         """
         active = boards[self.state[boards] == PLAYING]
-        compiled = jit.compiled()
+        compiled = _complete_paths()
         if compiled is not None and len(active):
             batched = self.plays_compiled(rule_sets)[active]
             if batched.any():
@@ -784,7 +794,7 @@ class BoardBatch:
             self._update_won(active)
             active = active[progress[active] & (self.state[active] == PLAYING)]
 
-    def _play_out_compiled(self, compiled: jit.CompiledPaths, boards: np.ndarray) -> np.ndarray:
+    def _play_out_compiled(self, compiled: ModuleType, boards: np.ndarray) -> np.ndarray:
         """``complete``'s auto-solver on ``boards`` in one compiled call; returns the boards
         left to play round by round (a round the compiled proof hands back).
 
@@ -792,7 +802,7 @@ class BoardBatch:
         :attr:`probabilities` (``info["mine_probability"]`` of the next step reads
         them there, the same floats a single env's rule set hands out).
         """
-        from ..solver.probability.proof_kernels import DEFER, FULL
+        from ..solver.rules.complete_proof_compiled import DEFER, FULL
 
         boards = np.ascontiguousarray(boards, dtype=np.int64)
         status = np.empty(len(boards), dtype=np.int8)
@@ -820,7 +830,7 @@ class BoardBatch:
 
     def _open(self, boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
         """Open ``cells[k]`` on ``boards[k]`` with their floods; returns the count per board."""
-        compiled = jit.compiled()
+        compiled = _complete_paths()
         if compiled is None:
             opened = open_cells(self.view, self.numbers, self._neighbours, boards, cells)
         else:

@@ -21,11 +21,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ...core.cells import COVERED, FLAGGED
-from .layout_kernels import _permutation, choose_one_compiled
-from .play_kernels import layout_from_priorities
-from .proof_kernels import DEFER, FULL
-from .tracked_kernels import probe_play_tracked, sort_prefix
+from ..core.cells import COVERED, FLAGGED
+from ..solver.rules.complete_kept_compiled import probe_play_tracked, sort_prefix
+from ..solver.rules.complete_play_compiled import layout_from_priorities
+from ..solver.rules.complete_proof_compiled import DEFER, FULL
+from .layout_generator_compiled import _permutation, choose_one_compiled
 
 PLAYING, WON, LOST = 0, 1, 2
 """``BoardBatch.state``'s codes (:mod:`minesweep_env.envs.board_batch`; a test checks)."""

@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ...core.cells import COVERED, FLAGGED
-from .batch_kernels import LOST, PLAYING, WON, probe_boards, read_actions, start_boards
-from .layout_kernels import _step
+from ..core.cells import COVERED, FLAGGED
+from .board_batch_compiled import LOST, PLAYING, WON, probe_boards, read_actions, start_boards
+from .layout_generator_compiled import _step
 
 PLANES = 11
 """One-hot planes of the ``"planes"`` observation: covered, flagged, then the numbers 0..8

@@ -27,7 +27,7 @@ numba; a test checks they agree)."""
 @cache
 def layout_kernels() -> ModuleType:
     """The compiled layout module, imported once it is wanted (importing it imports numba)."""
-    from ..solver.probability import layout_kernels as kernels
+    from . import layout_generator_compiled as kernels
 
     return kernels
 

@@ -30,7 +30,7 @@ from llvmlite import ir  # type: ignore[import-untyped]  # numba's own dependenc
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .play_kernels import layout_from_priorities
+from ..solver.rules.complete_play_compiled import layout_from_priorities
 
 _MASK32 = np.uint64(0xFFFFFFFF)
 _SHIFT16 = np.uint64(16)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ...core.cells import COVERED, FLAGGED
+from ..core.cells import COVERED, FLAGGED
 
 PLANES = 11
 """One-hot planes: covered, flagged, then the numbers 0..8."""

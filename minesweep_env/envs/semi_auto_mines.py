@@ -16,6 +16,8 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
+from ..compiled import loaded as kernels_loaded
+from ..compiled import ready as kernels_ready
 from ..core.board import Board
 from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED, covered_view
@@ -24,7 +26,6 @@ from ..core.layout import MineLayout
 from ..core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
-from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from .checks import action_index, check_reset_options
 from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
@@ -52,7 +53,7 @@ _STATE_NAMES = {state: state.value for state in GameState}
 @cache
 def view_kernels() -> ModuleType:
     """The compiled view encoder, imported once it is wanted (importing it imports numba)."""
-    from ..solver.probability import view_kernels as kernels
+    from . import observations_compiled as kernels
 
     return kernels
 
@@ -579,7 +580,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         draws. Only the game being played draws from it, and the next reset's layout
         overwrites its state.
         """
-        if jit.compiled() is None:
+        if not kernels_ready():
             rng = np.random.default_rng(layout_seed)
             return MineLayout.random(self.width, self.height, self.mines, rng), rng
         kernels = layout_kernels()
@@ -651,7 +652,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         """
         encode = self._encode_view
         if encode is None:
-            if self._covered_planes is None or jit.loaded() is None:
+            if self._covered_planes is None or not kernels_loaded():
                 return self._observation(minefield.view), self._mask(minefield)
             encode = self._encode_view = view_kernels().encode_view_into
         planes = np.empty(self._planes_shape, np.uint8)

@@ -10,13 +10,14 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..compiled import loaded as kernels_loaded
+from ..compiled import ready as kernels_ready
 from ..core.board_spec import MAX_BATCH_CELLS, as_count
 from ..core.cells import COVERED, FLAGGED, cell_coordinates
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
-from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from .board_batch import (
     LOST,
@@ -342,7 +343,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         return (
             self._observation_rows is not None
             and not self.maps
-            and jit.compiled() is not None
+            and kernels_ready()
             and self.boards.all_play_compiled(self.rule_sets)
         )
 
@@ -474,7 +475,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         if not len(boards):
             return
         seeds = self._draw_seeds(boards)
-        if jit.compiled() is not None:
+        if kernels_ready():
             self.boards.start_seeded(boards, seeds, self.mines)
             return
         game_rngs = [np.random.default_rng(seed) for seed in seeds.tolist()]
@@ -539,7 +540,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         boards = self.boards
         probability = np.zeros(n, dtype=np.float64)
         invalid_action = np.zeros(n, dtype=bool)
-        if jit.loaded() is not None and self.obs_mode != "planes+probabilities":
+        if kernels_loaded() and self.obs_mode != "planes+probabilities":
             probed, probed_cells = self._read_actions_compiled(
                 stepping, actions, rewards, probability, invalid_action
             )
@@ -766,7 +767,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         (:func:`~minesweep_env.solver.probability.view_kernels.show_changes`); else every
         board is encoded again.
         """
-        if self.obs_mode != "planes" or jit.loaded() is None:
+        if self.obs_mode != "planes" or not kernels_loaded():
             self._update_masks()
             self._encode()
             return

@@ -63,7 +63,7 @@ class _Settled:
 def solvable_compiled(mines: np.ndarray, start: tuple[int, int], rules: RuleSet) -> bool:
     """The verdict of :func:`~.fast_check.solvable` after its early rejections, for a rule
     set of :data:`~.fast_check.SAME_FIXED_POINT`, with the cheap rules compiled."""
-    from ..solver.probability.generation_kernels import settle
+    from .fast_check_compiled import settle
 
     height, width = mines.shape
     flat = np.array(mines.reshape(-1), dtype=bool)  # a writable copy: the kernel's type

@@ -50,11 +50,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..compiled import loaded as kernels_loaded
+from ..compiled import ready as kernels_ready
 from ..core.board import Board
 from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
 from ..core.layout import MineLayout
 from ..solver.base import Proof, RuleSet
-from ..solver.probability import jit
 from ..solver.registry import get_rule_set
 from ..solver.rules.complete import Complete
 from ..solver.rules.number_constraints import NumberConstraint
@@ -362,10 +363,10 @@ _checked_in_python = 0
 def _use_compiled() -> bool:
     """Whether to play the cheap rules compiled: the same verdict either way."""
     global _checked_in_python
-    if jit.loaded() is not None:
+    if kernels_loaded():
         return True
     _checked_in_python += 1
-    return _checked_in_python > COMPILE_AFTER and jit.compiled() is not None
+    return _checked_in_python > COMPILE_AFTER and kernels_ready()
 
 
 def solvable(

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.minefield import Minefield
-from .probability.engine import Weights
+from .weights import Weights
 
 
 class Proof(NamedTuple):

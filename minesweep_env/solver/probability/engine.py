@@ -22,31 +22,17 @@ from math import comb
 
 import numpy as np
 
+from ... import compiled
 from ...core.board import Board
 from ...core.cells import KNOWN_SAFE
 from ...errors import InconsistentBoardError
+from ..weights import Weights
 from .counting import ComponentCount, NoLayoutError, Poly, count_component, multiply, sparse
 from .frontier import Frontier, read_frontier
-from .jit import fast_path
 
 CACHE_LIMIT = 512
 """Component counts a caller keeps between positions of one game (consecutive
 positions share most components); callers clear the cache when it grows past this."""
-
-
-@dataclass(frozen=True)
-class Weights:
-    """The exact result on flat indices: what every caller builds on.
-
-    ``mine_weight[i]`` is the number of consistent layouts with a mine on
-    covered cell ``i``; it is ``None`` for cells off the frontier when the total
-    is unknown. Known-safe cells weigh 0.
-    """
-
-    layouts: int
-    mine_weight: dict[int, int | None]
-    component_sizes: tuple[int, ...]
-    mines_left: int | None
 
 
 def count_position(
@@ -236,18 +222,44 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
     NaN on probed and flagged cells, and, when the total is unknown, on covered
     cells no number touches. Cells proven safe (``KNOWN_SAFE``) are 0.
 
-    Answered by the compiled float path (:mod:`.fast`, equal to the exact
-    engine's floats within 1e-12) wherever it can once its kernels are compiled
-    (:mod:`.jit` says when); by the exact engine otherwise.
+    Answered by the compiled float path (:mod:`.engine_compiled`, equal to the
+    exact engine's floats within 1e-12) wherever it can once its kernels are
+    compiled (:mod:`minesweep_env.compiled` says when); by the exact engine otherwise.
 
     :param total_mines: overrides ``board.total_mines`` when given.
     :raises InconsistentBoardError: when no layout fits the position.
     """
-    fast = fast_path()
-    probabilities = None if fast is None else fast(board, total_mines)
+    probabilities = None
+    if compiled.ready():
+        from .engine_compiled import fast_mine_probabilities
+
+        probabilities = fast_mine_probabilities(board, total_mines)
     if probabilities is None:
         probabilities = analyse_position(board, total_mines).probabilities
     return probabilities
+
+
+
+
+def check_compiled() -> None:
+    """The warm-up's check: the compiled path answers as the exact engine does, with and
+    without a total (:mod:`.engine_compiled`).
+
+    :raises RuntimeError: on any disagreement.
+    """
+    from ...core.layout import MineLayout
+    from ...core.minefield import Minefield
+    from .engine_compiled import fast_mine_probabilities
+
+    rng = np.random.default_rng(7)
+    field = Minefield(MineLayout.random(9, 9, 10, rng), first_click="safe", rng=rng)
+    field.probe(4, 4)
+    board = field.board()
+    for total in (board.total_mines, None):
+        fast = fast_mine_probabilities(board, total)
+        exact = analyse_position(board, total).probabilities
+        if fast is None or not np.allclose(fast, exact, rtol=0, atol=1e-12, equal_nan=True):
+            raise RuntimeError(f"compiled kernel disagrees with the exact engine: {fast} {exact}")
 
 
 __all__ = [
@@ -255,6 +267,7 @@ __all__ = [
     "PositionAnalysis",
     "Weights",
     "analyse_position",
+    "check_compiled",
     "count_position",
     "mine_probabilities",
 ]

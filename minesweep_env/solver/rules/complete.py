@@ -13,16 +13,16 @@ when they find nothing. The fixed point is the same as running the engine every
 time, because the engine always gets the last word, and most calls never need it.
 
 Between calls the constraints are kept up to date rather than read afresh
-(:class:`~minesweep_env.solver.probability.tracked.TrackedConstraints`), and
+(:class:`~.kept_constraints.TrackedConstraints`), and
 the cheap rules look only at the numbers that changed: a number, or a pair of
 numbers, that proved nothing last time proves nothing now unless one of them
 changed. What ``prove`` returns is the same as on a fresh instance, for any
 board; ``tests/complete_reference.py`` keeps the stateless statement of the
 rules that the tests hold this to.
 
-Once the compiled kernels are loaded (:mod:`~minesweep_env.solver.probability.jit`
-decides when), one compiled call answers instead
-(:mod:`~minesweep_env.solver.probability.proof_kernels`): the same proof, the
+Once the compiled kernels are cached (:mod:`minesweep_env.compiled` decides
+when), one compiled call answers instead (:mod:`.complete_compiled`, kernels in
+:mod:`.complete_proof_compiled`): the same proof, the
 cheap rules and the full count both in machine numbers, a weight of exactly 0
 deciding a cell as the exact engine's integer 0 does. It hands back the rare
 position it cannot settle so (a count too wide for it, an inconsistent board),
@@ -38,15 +38,16 @@ from types import ModuleType
 
 import numpy as np
 
+from ... import compiled
 from ...core.board import Board
 from ...core.cells import COVERED
 from ...core.minefield import Minefield, WinRule
 from ...errors import InconsistentBoardError
 from ..base import Proof, RuleSet
-from ..probability import jit
-from ..probability.engine import CACHE_LIMIT, Weights, count_position
+from ..probability.engine import CACHE_LIMIT, count_position
 from ..probability.frontier import split_components
-from ..probability.tracked import TrackedConstraints
+from ..weights import Weights
+from .kept_constraints import TrackedConstraints
 
 
 class _Trial:
@@ -232,9 +233,9 @@ def _cheap_proof(tracked: TrackedConstraints) -> Proof:
 def _probe_kernels() -> tuple[ModuleType, ModuleType]:
     """The kernel modules of :meth:`Complete.probe_and_play_out`, imported once they are
     wanted (importing them imports numba)."""
-    from ..probability import proof_kernels, tracked_kernels
+    from . import complete_kept_compiled, complete_proof_compiled
 
-    return tracked_kernels, proof_kernels
+    return complete_kept_compiled, complete_proof_compiled
 
 
 class Complete(RuleSet):
@@ -316,11 +317,12 @@ class Complete(RuleSet):
         The rounds are those of :meth:`prove`; within a round the cells are opened
         in increasing index order (round by round, a set's order).
         """
-        compiled = jit.compiled()
-        if compiled is None:
+        if not compiled.ready():
             return None
+        from .complete_compiled import complete_play_out
+
         layout = minefield.layout
-        opened, flagged, left, done, probabilities = compiled.play_out(
+        opened, flagged, left, done, probabilities = complete_play_out(
             minefield.view,
             layout.mines,
             layout.numbers,
@@ -344,7 +346,7 @@ class Complete(RuleSet):
         play on round by round from the view as it is); ``None`` when the kernels
         are not loaded, with nothing done.
         """
-        if jit.compiled() is None:
+        if not compiled.ready():
             return None
         tracked_kernels, proof_kernels = _probe_kernels()
         minefield.apply_first_click(x, y)
@@ -395,8 +397,11 @@ class Complete(RuleSet):
         self._settled = (grid.tobytes(), total, probabilities)
 
     def prove(self, board: Board) -> Proof:
-        compiled = jit.compiled()
-        answer = None if compiled is None else compiled.proof(board)
+        answer = None
+        if compiled.ready():
+            from .complete_compiled import complete_proof
+
+            answer = complete_proof(board)
         if answer is not None:
             safe, mines, probabilities = answer
             if probabilities is not None:
@@ -429,3 +434,30 @@ class Complete(RuleSet):
 
 
 __all__ = ["Complete"]
+
+
+def check_compiled() -> None:
+    """The warm-up's check: the compiled proof of ``complete`` is the Python path's, along
+    a whole game (:mod:`.complete_compiled`).
+
+    :raises RuntimeError: on any disagreement.
+    """
+    from ...core.layout import MineLayout
+    from ...core.minefield import GameState
+    from .complete_compiled import complete_proof
+
+    rng = np.random.default_rng(11)
+    field = Minefield(MineLayout.random(16, 16, 40, rng), first_click="safe", rng=rng)
+    field.probe(8, 8)
+    exact = Complete()
+    while field.state is GameState.PLAYING:
+        board = field.board()
+        answer = complete_proof(board)
+        want = exact._prove_exactly(board)
+        if answer is None or (answer[0], answer[1]) != (want.safe, want.mines):
+            raise RuntimeError(f"compiled proof disagrees with the Python one on {board.rows()}")
+        if not want.safe and not want.mines:
+            break
+        for index in want.mines:
+            field.set_flag(index % 16, index // 16)
+        field.open_safe(want.safe)

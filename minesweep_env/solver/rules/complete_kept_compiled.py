@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED, KNOWN_SAFE
-from .kernels import (
+from ..probability.counting_compiled import (
     COUNTED,
     _count_component,
     combine_groups,
@@ -41,8 +41,8 @@ from .kernels import (
     scale_component,
     set_up_groups,
 )
-from .play_kernels import _probe_signature, flood_flat, proof_could_lose
-from .proof_kernels import (
+from .complete_play_compiled import _probe_signature, flood_flat, proof_could_lose
+from .complete_proof_compiled import (
     _POPCOUNT,
     _SHARED,
     CHEAP,

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
-from .proof_kernels import CHEAP, DEFER, MINE, SAFE, WORK_ROWS, prove_flat
+from .complete_proof_compiled import CHEAP, DEFER, MINE, SAFE, WORK_ROWS, prove_flat
 
 
 @njit(cache=True)
@@ -272,7 +272,7 @@ PROBE_SIGNATURES = (_probe_signature(True), _probe_signature(False))
 layout's read-only arrays (its mines are writable only when given non-contiguous)."""
 
 
-def compile_probe_kernel() -> None:
+def compile_kernels() -> None:
     """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` (the warm-up does,
     so numba's cache holds them and no game compiles them); :func:`layout_from_priorities`
     is compiled inside :mod:`.layout_kernels`' entry point."""

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...core.board import Board
 from ...core.cells import COVERED, FLAGGED, neighbour_table
-from .frontier import Constraints, read_constraints
+from ..probability.frontier import Constraints, read_constraints
 
 
 class TrackedConstraints:

@@ -36,8 +36,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ...core.cells import COVERED, KNOWN_SAFE
-from .kernels import (
+from minesweep_env.core.cells import COVERED, KNOWN_SAFE
+from minesweep_env.solver.probability.counting_compiled import (
     _CHOOSE,
     COUNTED,
     DEFER,
