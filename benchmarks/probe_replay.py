@@ -2,7 +2,7 @@
 
 Every board-step of the vector env (and every step of the single env with rule set
 ``complete``) is one call of ``tracked_kernels.probe_play_tracked``
-(:mod:`minesweep_env.solver.probability.tracked_kernels`).
+(:mod:`minesweep_env.solver.rules.complete_kept_compiled`).
 To change that kernel without changing a game, and to see where its time goes,
 this script
 
@@ -42,7 +42,8 @@ import numpy as np
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.core.cells import COVERED
-from minesweep_env.solver.probability import proof_kernels, tracked_kernels
+from minesweep_env.solver.rules import complete_kept_compiled as tracked_kernels
+from minesweep_env.solver.rules import complete_proof_compiled as proof_kernels
 
 EVICT_BYTES = 4 << 20
 """Bytes written before each call in a ``--cold`` replay: more than the core's L2 cache
@@ -194,7 +195,7 @@ def vector_probe_time(board: str, num_envs: int, seconds: float, blocks: int) ->
     """Print, per block of ``seconds`` CPU of the native vector env (random masked play),
     the probe kernel's CPU per board-step (``probe_boards``, all boards of a step in one
     compiled call) beside the whole step's, and games/s."""
-    from minesweep_env.solver.probability import batch_kernels
+    from minesweep_env.envs import board_batch_compiled as batch_kernels
 
     kernel = batch_kernels.probe_boards
     spent = [0.0, 0]

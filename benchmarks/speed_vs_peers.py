@@ -49,10 +49,9 @@ import probability
 from peers import PeerMissing, minesolve, toollib
 
 import minesweep_env  # noqa: F401  (registers the env)
-from minesweep_env import STANDARD_BOARDS
+from minesweep_env import STANDARD_BOARDS, compiled
 from minesweep_env.fileio import write_text
 from minesweep_env.generation import generate_no_guess
-from minesweep_env.solver.probability import jit
 from semiautomines_agents import make_agent
 
 RESULTS = Path(__file__).parent / "results" / "speed_vs_peers.md"
@@ -292,7 +291,7 @@ def generation_row(sizes: Sizes, notes: list[str]) -> Row:
     # minesweep_env.generation.compiled_check), the speed of a one-off `generate`.
     # One untimed map on each side (another seed) is the warm-up pass the probability
     # rows make too: numba loads each kernel's machine code at its first call.
-    jit.compiled()
+    compiled.ready()
     generate_no_guess(width, height, mines, np.random.default_rng([1, 0]), (0, 0))
     if tl:
         toollib.laymine_solvable(tl, width, height, mines, (0, 0))

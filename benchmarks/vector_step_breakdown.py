@@ -3,7 +3,7 @@
 Plays a random masked agent (as ``env_speed.py``'s vector rows) on ``num_envs``
 boards of ``SemiAutoMinesVectorEnv`` for some CPU seconds and times, in CPU
 seconds of this process, the compiled whole step
-(:func:`~minesweep_env.solver.probability.step_kernels.step_boards`), the
+(:func:`~minesweep_env.envs.board_batch_step_compiled.step_boards`), the
 Python pieces of :meth:`SemiAutoMinesVectorEnv.step` around it, and the agent's
 own work, each as microseconds per game. Why: the threaded env
 (:mod:`minesweep_env.envs.threaded`) runs the compiled step of its shards at once

@@ -8,7 +8,7 @@ python3 -m venv .venv-test
 .venv-test/bin/python -m pip install --quiet -e '.[train,dev,ray]'
 # Compile the probability kernels into numba's cache now, not during the first game:
 # two processes, one family of kernels each.
-.venv-test/bin/python -m minesweep_env.solver.probability.warm --jobs 2
+.venv-test/bin/python -m minesweep_env.compiled --jobs 2
 .venv-test/bin/ruff check .
 .venv-test/bin/mypy
 # One pytest worker per core (pytest-xdist); pass -n0 after the script's name for one process.

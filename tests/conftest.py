@@ -15,9 +15,20 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 _RUN_FOLDER = tempfile.mkdtemp(prefix="semiautomines-tests-")
 atexit.register(shutil.rmtree, _RUN_FOLDER, ignore_errors=True)
 
 os.environ.setdefault("SEMIAUTOMINES_JIT_SYNC", "1")
 os.environ.setdefault("SEMIAUTOMINES_CACHE_DIR", os.path.join(_RUN_FOLDER, "jit"))
 os.environ.setdefault("SB3_LOGDIR", os.path.join(_RUN_FOLDER, "sb3"))
+
+
+@pytest.fixture
+def python_paths():
+    """Within the test the compiled paths are off: the Python paths answer."""
+    from minesweep_env.compiled import python_only
+
+    with python_only():
+        yield

@@ -1,7 +1,7 @@
 """The generator's compiled check gives the Python check's verdict, layout by layout.
 
 Once the kernels are loaded, :func:`~minesweep_env.generation.fast_check.solvable`
-plays its cheap rules through ``generation_kernels.settle``
+plays its cheap rules through ``fast_check_compiled.settle``
 (:mod:`minesweep_env.generation.compiled_check`); with them not loaded it plays
 them in Python. Either way the no-guess generator must accept the same layouts,
 or a seed would make another map. Both paths are run here on random layouts of
@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from minesweep_env import compiled
 from minesweep_env.generation import fast_check
 from minesweep_env.generation.compiled_check import solvable_compiled
 from minesweep_env.generation.no_guess import draw_outside_zone, generate_no_guess
-from minesweep_env.solver.probability import jit
 from minesweep_env.solver.registry import get_rule_set
 
 BOARDS = [((30, 16, 99), (0, 0)), ((30, 16, 99), (15, 8)), ((16, 16, 40), (0, 15)),
@@ -26,7 +26,7 @@ BOARDS = [((30, 16, 99), (0, 0)), ((30, 16, 99), (15, 8)), ((16, 16, 40), (0, 15
 
 @pytest.fixture(autouse=True)
 def _compiled() -> None:
-    if jit.compiled() is None:
+    if not compiled.ready():
         pytest.skip("the compiled kernels are not loaded")
     assert fast_check._use_compiled()  # loaded: ``solvable`` takes the compiled path
 
@@ -85,14 +85,14 @@ def test_generation_is_the_same_map(monkeypatch) -> None:
 def test_python_first_unless_loaded(monkeypatch) -> None:
     """A fresh process checks COMPILE_AFTER layouts in Python before it loads the kernels
     (a short run would not pay the load); kernels already loaded are used at once."""
-    monkeypatch.setattr(fast_check.jit, "loaded", lambda: None)
+    monkeypatch.setattr(fast_check, "kernels_loaded", lambda: False)
     asked: list[int] = []
-    monkeypatch.setattr(fast_check.jit, "compiled", lambda: asked.append(1))
+    monkeypatch.setattr(fast_check, "kernels_ready", lambda: bool(asked.append(1)))
     monkeypatch.setattr(fast_check, "_checked_in_python", 0)
     for _ in range(fast_check.COMPILE_AFTER):
         assert not fast_check._use_compiled()
     assert not asked
     assert not fast_check._use_compiled()  # asked now; the stub says "not loaded"
     assert asked
-    monkeypatch.setattr(fast_check.jit, "loaded", lambda: object())
+    monkeypatch.setattr(fast_check, "kernels_loaded", lambda: True)
     assert fast_check._use_compiled()

@@ -1,6 +1,6 @@
 """Rule set ``complete``'s compiled proof against the stateless statement of its rules.
 
-``minesweep_env.solver.probability.fast.complete_proof`` must return exactly what
+``minesweep_env.solver.rules.complete_compiled.complete_proof`` must return exactly what
 ``tests/complete_reference.py`` returns, on every position it answers, and hand
 back (``None``) every position the reference rejects with an error, so that the
 Python path raises it. Positions: random consistent ones, the same tampered
@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import random_position
 
-from minesweep_env import Board, Game, MineLayout
+from minesweep_env import Board, Game, MineLayout, compiled
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import jit
-from minesweep_env.solver.probability.fast import complete_proof, fast_mine_probabilities
-from minesweep_env.solver.probability.proof_kernels import MAX_COVERED
+from minesweep_env.solver.probability.engine_compiled import fast_mine_probabilities
 from minesweep_env.solver.rules.complete import Complete
+from minesweep_env.solver.rules.complete_compiled import complete_proof
+from minesweep_env.solver.rules.complete_proof_compiled import MAX_COVERED
 
 
 def _reference(board: Board) -> tuple | None:
@@ -184,9 +184,8 @@ def test_inconsistent_positions_raise_the_python_paths_error(rows, total) -> Non
     assert (str(got.value), got.value.cell) == (str(want.value), want.value.cell)
 
 
-def test_the_python_path_agrees_with_the_reference_on_a_game(monkeypatch) -> None:
+def test_the_python_path_agrees_with_the_reference_on_a_game(python_paths) -> None:
     """With the kernels off (``SEMIAUTOMINES_NO_JIT``, or not compiled yet)."""
-    monkeypatch.setattr(jit, "compiled", lambda: None)
     rng = np.random.default_rng(5)
     calls = 0
 
@@ -218,7 +217,7 @@ def test_settled_positions_hand_out_exact_weights_and_close_floats() -> None:
     board = game.minefield.board()
     weights = rule_set.known_weights(board)
     probabilities = rule_set.known_probabilities(board)
-    if jit.compiled() is None:
+    if not compiled.ready():
         assert probabilities is None
     else:
         assert probabilities is not None

@@ -20,8 +20,8 @@ from minesweep_env import Board, Game, MineLayout
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability.frontier import read_constraints
-from minesweep_env.solver.probability.tracked import TrackedConstraints
 from minesweep_env.solver.rules.complete import Complete
+from minesweep_env.solver.rules.kept_constraints import TrackedConstraints
 
 
 def _answer(rule, board: Board) -> tuple:

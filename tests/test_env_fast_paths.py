@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from minesweep_env import compiled
 from minesweep_env.core.cells import (
     COVERED,
     adjacent_mine_counts,
@@ -27,7 +28,6 @@ from minesweep_env.core.minefield import Minefield, WinRule
 from minesweep_env.envs.board_batch import BoardBatch
 from minesweep_env.envs.observations import encode_grid, encode_planes
 from minesweep_env.game import Game
-from minesweep_env.solver.probability import jit
 from minesweep_env.solver.rules.complete import Complete
 
 
@@ -40,7 +40,7 @@ class _ProbeThenRounds(Complete):
 
 @pytest.fixture(autouse=True)
 def _compiled() -> None:
-    if jit.compiled() is None:
+    if not compiled.ready():
         pytest.skip("the compiled kernels are not loaded")
 
 
@@ -212,7 +212,7 @@ def test_the_env_first_click_draws_from_default_rng_of_its_layout_seed(options) 
 
 def test_the_generator_state_words_are_the_kernels() -> None:
     from minesweep_env.envs.layout_generator import STATE_WORDS as ENV_STATE_WORDS
-    from minesweep_env.solver.probability.layout_kernels import STATE_WORDS
+    from minesweep_env.envs.layout_generator_compiled import STATE_WORDS
 
     assert ENV_STATE_WORDS == STATE_WORDS
 
@@ -246,7 +246,7 @@ def test_a_new_game_shows_fresh_covered_arrays(obs_mode) -> None:
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1))
 def test_the_compiled_view_encoding_is_the_numpy_one(width, height, seed) -> None:
     """Planes and mask of any view, codes no plane shows (KNOWN_SAFE, stray bytes) included."""
-    from minesweep_env.solver.probability.view_kernels import PLANES, encode_view_into
+    from minesweep_env.envs.observations_compiled import PLANES, encode_view_into
 
     view = np.random.default_rng(seed).integers(-4, 10, (height, width)).astype(np.int8)
     planes = np.full((PLANES, height, width), 7, np.uint8)

@@ -1,29 +1,31 @@
-"""The greedy agent's one-call kernel (choice_kernels.greedy_choice_into) decides as the
+"""The greedy agent's one-call kernel (greedy/choice_compiled.py, greedy_choice_into) decides as the
 step-by-step float route and as the exact route do, and falls back where they would."""
 
 from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from positions import random_position
 
-from minesweep_env import Board
+from minesweep_env import Board, compiled
 from minesweep_env.core.cells import COVERED
-from minesweep_env.solver.probability import count_position, jit
+from minesweep_env.solver.probability import count_position
 from minesweep_env.solver.rules.complete import Complete
 from semiautomines_agents import make_agent
-from semiautomines_agents.greedy import _MARGINS, LOOKAHEAD, GreedyAgent
+from semiautomines_agents.greedy import LOOKAHEAD, GreedyAgent
+from semiautomines_agents.greedy.agent import _MARGINS
 
 
-def _compiled() -> jit.CompiledPaths:
-    compiled = jit.compiled()
-    assert compiled is not None  # tests load the compiled path (conftest)
-    return compiled
+def _compiled() -> ModuleType:
+    assert compiled.ready()  # tests load the compiled path (conftest)
+    from semiautomines_agents.greedy import float_choice
+
+    return float_choice
 
 
 def _field(board: Board) -> SimpleNamespace:

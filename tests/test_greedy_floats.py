@@ -1,19 +1,20 @@
-"""The greedy agent's float shortcuts (greedy_kernels, agents/ranking.py, estimate_chance):
+"""The greedy agent's float shortcuts (agents/weights_compiled.py, ranking.py, estimate_chance):
 each is the exact engine's answer, or says it cannot tell."""
 
 from __future__ import annotations
 
 import math
 from functools import cache
+from types import ModuleType
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from positions import random_position
 
-from minesweep_env import Board, InconsistentBoardError
+from minesweep_env import Board, InconsistentBoardError, compiled
 from minesweep_env.core.cells import COVERED
-from minesweep_env.solver.probability import count_position, jit
+from minesweep_env.solver.probability import count_position
 from semiautomines_agents import make_agent
 from semiautomines_agents import progress as progress_module
 from semiautomines_agents.greedy import LOOKAHEAD, neighbour_counts, zero_chance
@@ -29,10 +30,11 @@ from semiautomines_agents.progress import (
 from semiautomines_agents.ranking import float_ranking, merge_equal_groups
 
 
-def _compiled() -> jit.CompiledPaths:
-    compiled = jit.compiled()
-    assert compiled is not None  # tests load the compiled path (conftest)
-    return compiled
+def _compiled() -> ModuleType:
+    assert compiled.ready()  # tests load the compiled path (conftest)
+    from semiautomines_agents.greedy import float_choice
+
+    return float_choice
 
 
 @cache
@@ -290,8 +292,8 @@ def test_the_float_route_makes_the_exact_routes_moves(monkeypatch, board, rule_s
 
     fast = [play(seed) for seed in range(games)]
     # The exact route: every compiled path off (the env's outcomes do not depend on it).
-    monkeypatch.setattr(jit, "compiled", lambda: None)
-    exact = [play(seed) for seed in range(games)]
+    with compiled.python_only():
+        exact = [play(seed) for seed in range(games)]
     assert fast == exact
 
 
@@ -329,7 +331,7 @@ def test_an_isolated_guess_counts_the_same_both_ways():
 @pytest.mark.parametrize("case", range(40))
 def test_shared_trials_are_the_full_counts_to_the_bit(case):
     """The components a number does not touch counted once: the very floats of the full counts."""
-    from minesweep_env.solver.probability.greedy_kernels import _shared_trials, _trials
+    from semiautomines_agents.weights_compiled import _shared_trials, _trials
 
     board = _positions(40, 8)[case]
     total = -1 if board.total_mines is None else int(board.total_mines)

@@ -18,19 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minesweep_env  # noqa: F401  (registers the env)
+from minesweep_env import compiled
 from minesweep_env.core.first_click import FirstClick, protect_first_click
 from minesweep_env.core.layout import MineLayout
-from minesweep_env.solver.probability import jit
 
 
 @pytest.fixture(autouse=True)
 def _compiled() -> None:
-    if jit.compiled() is None:
+    if not compiled.ready():
         pytest.skip("the compiled kernels are not loaded")
 
 
 def _draw(seeds: list[int], width: int, height: int, mines: int):
-    from minesweep_env.solver.probability import layout_kernels
+    from minesweep_env.envs import layout_generator_compiled as layout_kernels
 
     count, cells = len(seeds), width * height
     priorities = np.empty((count, cells), np.int64)
@@ -146,7 +146,7 @@ def _words(state: dict) -> np.ndarray:
 def test_choose_one_is_numpys_choice(seed, count, earlier) -> None:
     """From any state (a 32-bit half kept or not, after ``earlier`` draws): the item
     ``choice(count, size=1, replace=False)`` and ``choice(free, ...)`` pick."""
-    from minesweep_env.solver.probability.layout_kernels import choose_one, choose_one_compiled
+    from minesweep_env.envs.layout_generator_compiled import choose_one, choose_one_compiled
 
     rng = np.random.default_rng(seed)
     for _ in range(earlier):
@@ -163,7 +163,7 @@ def test_choose_one_is_numpys_choice(seed, count, earlier) -> None:
 
 
 def test_choose_one_refuses_counts_out_of_its_range() -> None:
-    from minesweep_env.solver.probability.layout_kernels import STATE_WORDS, choose_one
+    from minesweep_env.envs.layout_generator_compiled import STATE_WORDS, choose_one
 
     for count in (0, 2**32):
         with pytest.raises(ValueError):

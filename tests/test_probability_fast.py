@@ -30,7 +30,7 @@ from minesweep_env import (
     mine_probabilities,
 )
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
-from minesweep_env.solver.probability.fast import fast_mine_probabilities
+from minesweep_env.solver.probability.engine_compiled import fast_mine_probabilities
 
 
 def _assert_matches_exact(board: Board, total: int | None) -> None:

@@ -9,10 +9,9 @@ import pytest
 from brute_force import exact_probabilities
 from positions import random_position
 
-from minesweep_env import Board, InconsistentBoardError
+from minesweep_env import Board, InconsistentBoardError, compiled
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.solver.probability import count_position
-from minesweep_env.solver.probability.jit import fast_path
 from semiautomines_agents import progress
 from semiautomines_agents.greedy import clear_lowest
 from semiautomines_agents.progress import (
@@ -76,7 +75,7 @@ def test_number_range_drops_what_a_neighbouring_number_rules_out():
 
 @pytest.mark.parametrize("case", range(40))
 def test_fast_route_gives_the_exact_routes_float(case):
-    assert fast_path() is not None  # tests load the compiled path (conftest)
+    assert compiled.ready()  # tests load the compiled path (conftest)
     board = _positions(40, 7)[case]
     for cell in np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist():
         exact = progress_chance(board, cell)

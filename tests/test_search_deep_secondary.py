@@ -1,6 +1,6 @@
 """Depth 3 with the depth-2 default's valuation (agents/search/lookahead.py's
 ``deep_secondary``): the compiled middle level
-(``lookahead_kernels.secondary_survival_of``) against the Python look-ahead, its parts
+(``lookahead_compiled.secondary_survival_of``) against the Python look-ahead, its parts
 (the secondary safety, the 50/50 potential) against the Python ones, the Python middle
 level against a direct computation from the position's outcomes, and the agent's
 choice alike with and without the kernel."""
@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 from test_search_lookahead_kernel import _positions, _undecided
 
-from minesweep_env import Board
-from minesweep_env.solver.probability import count_position, jit
-from minesweep_env.solver.probability.lookahead_kernels import secondary_survival_of
+from minesweep_env import Board, compiled
+from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
 from semiautomines_agents.search import lookahead
 from semiautomines_agents.search.lookahead import (
@@ -22,12 +21,13 @@ from semiautomines_agents.search.lookahead import (
     next_guess_value,
     outcomes,
 )
+from semiautomines_agents.search.lookahead_compiled import secondary_survival_of
 from semiautomines_agents.search.potential import potential
 
 
 def _kernel(board: Board, ranked: list[tuple[int, int]], layouts: int, fifty: float) -> float:
     """The kernel's best over ``ranked`` (one cell: its value, never skipped)."""
-    assert jit.compiled() is not None
+    assert compiled.ready()
     cells = np.array([c for _, c in ranked], np.int64)
     safeties = np.array([1.0 - w / layouts for w, _ in ranked])
     grid = np.array(board.grid, np.int8, order="C")

@@ -1,4 +1,4 @@
-"""The compiled look-ahead (solver/probability/lookahead_kernels.py) weighs a position's
+"""The compiled look-ahead (agents/search/lookahead_compiled.py) weighs a position's
 two-move survival as the Python look-ahead does, and search at depth 3 decides alike
 with it and without it (near ties settled on exact counts)."""
 
@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from positions import random_position
 
-from minesweep_env import Board
+from minesweep_env import Board, compiled
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield
-from minesweep_env.solver.probability import count_position, jit
-from minesweep_env.solver.probability.lookahead_kernels import best_survival_of
+from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
 from semiautomines_agents.search import agent as search_agent
 from semiautomines_agents.search import lookahead
 from semiautomines_agents.search.lookahead import Outcome, assess, best_survival
+from semiautomines_agents.search.lookahead_compiled import best_survival_of
 
 
 def _undecided(board: Board) -> list[tuple[int, int]]:
@@ -73,7 +73,7 @@ def _positions(count: int) -> tuple[Board, ...]:
 
 
 def _kernel(board: Board, ranked: list[tuple[int, int]], safeties: list[float]) -> float:
-    assert jit.compiled() is not None  # tests load the compiled path (conftest)
+    assert compiled.ready()  # tests load the compiled path (conftest)
     cells = np.array([c for _, c in ranked], np.int64)
     grid = np.array(board.grid, np.int8, order="C")
     value = best_survival_of(grid, int(board.total_mines), cells, np.array(safeties))

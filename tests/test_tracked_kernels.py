@@ -17,8 +17,9 @@ import pytest
 from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.core.layout import MineLayout
 
-play_kernels = pytest.importorskip("minesweep_env.solver.probability.play_kernels")
-from minesweep_env.solver.probability import proof_kernels, tracked_kernels  # noqa: E402
+play_kernels = pytest.importorskip("minesweep_env.solver.rules.complete_play_compiled")
+from minesweep_env.solver.rules import complete_kept_compiled as tracked_kernels  # noqa: E402
+from minesweep_env.solver.rules import complete_proof_compiled as proof_kernels  # noqa: E402
 
 SIZES = [(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20), (5, 5, 3)]
 
@@ -121,7 +122,7 @@ def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
     opened and flagged listed in increasing order, and the settled probabilities in the
     board's own row (boards that end start a new game, their kept constraints left as they
     are)."""
-    batch_kernels = pytest.importorskip("minesweep_env.solver.probability.batch_kernels")
+    batch_kernels = pytest.importorskip("minesweep_env.envs.board_batch_compiled")
     width, height, mines = size
     boards, cells = 12, width * height
     rng = np.random.default_rng(3 + width)
@@ -213,7 +214,7 @@ def _positions(width, height, mines, rng, games):
 
 def _set_up(flat, height, width):
     """The groups and components :func:`tracked_kernels._full_count_kept` counts on ``flat``."""
-    from minesweep_env.solver.probability.kernels import set_up_groups
+    from minesweep_env.solver.probability.counting_compiled import set_up_groups
 
     track = np.zeros((tracked_kernels.TRACK_ROWS, flat.size), np.int64)
     assert tracked_kernels._read_all(flat, height, width, track) >= 0
@@ -231,7 +232,7 @@ def test_counts_kept_from_count_to_count_are_the_counts(size) -> None:
     """``_count_kept`` along a game's positions, its store kept from one to the next, gives
     ``count_components``' floats bit for bit; the components the last count had are taken
     from the store (checked by spoiling a stored count: the spoiled value then shows)."""
-    from minesweep_env.solver.probability.kernels import count_components
+    from minesweep_env.solver.probability.counting_compiled import count_components
 
     width, height, mines = size
     rng = np.random.default_rng(5 + width)
@@ -277,7 +278,7 @@ def test_counts_kept_from_count_to_count_are_the_counts(size) -> None:
 def test_window_reads_at_fixed_offsets_as_read_window(width, height) -> None:
     """The fixed-offset read of a window inside the board (and the bounded one at the
     edges) gives what ``kernels.read_window`` gives, for every cell of random views."""
-    from minesweep_env.solver.probability.kernels import read_window
+    from minesweep_env.solver.probability.counting_compiled import read_window
 
     rng = np.random.default_rng(width * 100 + height)
     for _ in range(20):
@@ -291,7 +292,7 @@ def test_window_reads_at_fixed_offsets_as_read_window(width, height) -> None:
 def test_a_batch_sorts_its_cells_as_numpy() -> None:
     """``batch_kernels.sort_cells`` (insertion for short lists, a pass over the board for
     long ones) orders any list of distinct cells as ``np.sort``, and leaves its marks clear."""
-    from minesweep_env.solver.probability import batch_kernels
+    from minesweep_env.envs import board_batch_compiled as batch_kernels
 
     rng = np.random.default_rng(7)
     marks = np.zeros(480, np.bool_)

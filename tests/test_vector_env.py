@@ -177,9 +177,9 @@ def test_board_generators_pass_between_the_compiled_step_and_python(monkeypatch)
     the next compiled step takes it again: every game stays the Python path's, whose
     generators never leave numpy. (A sync env cannot batch these infos: a map's
     ``layout_seed`` None beside a random game's int.)"""
-    from minesweep_env.solver.probability import jit
+    from minesweep_env.compiled import python_only, ready
 
-    if jit.compiled() is None:
+    if not ready():
         pytest.skip("the compiled kernels are not loaded")
     compiled, python = (
         gym.make_vec("SemiAutoMines-v0", num_envs=4, vectorization_mode="vector_entry_point")
@@ -188,8 +188,7 @@ def test_board_generators_pass_between_the_compiled_step_and_python(monkeypatch)
 
     def both(call):
         a = call(compiled)
-        with monkeypatch.context() as patch:
-            patch.setattr(jit, "compiled", lambda: None)
+        with python_only():
             b = call(python)
         for value_a, value_b in zip(a, b, strict=True):
             if isinstance(value_a, dict):
@@ -220,12 +219,12 @@ def test_board_generators_pass_between_the_compiled_step_and_python(monkeypatch)
 
 def test_draw_seed_is_numpys_raw_draw_shifted():
     """The compiled step's seed draw from a generator's words is ``draw_layout_seed``'s."""
+    from minesweep_env.compiled import ready
     from minesweep_env.envs.semi_auto_mines import draw_layout_seed
-    from minesweep_env.solver.probability import jit
 
-    if jit.compiled() is None:
+    if not ready():
         pytest.skip("the compiled kernels are not loaded")
-    from minesweep_env.solver.probability.step_kernels import draw_seed
+    from minesweep_env.envs.board_batch_step_compiled import draw_seed
 
     for seed in (0, 1, 12345, 2**40 + 7):
         generator = np.random.default_rng(seed)
@@ -389,24 +388,22 @@ def test_maskable_ppo_learns_on_the_sb3_vec_env_through_vec_monitor(tmp_path):
 
 def test_compiled_batch_plays_as_the_python_rounds(monkeypatch):
     """The batch's compiled floods and ``complete`` rounds against its Python path."""
-    from minesweep_env.solver.probability import jit
+    from minesweep_env.compiled import python_only, ready
 
-    if jit.compiled() is None:
+    if not ready():
         pytest.skip("the compiled kernels are not loaded")
     kwargs = {"num_envs": 8, "board": "expert", "rule_set": "complete"}
     compiled = gym.make_vec("SemiAutoMines-v0", vectorization_mode="vector_entry_point", **kwargs)
     python = gym.make_vec("SemiAutoMines-v0", vectorization_mode="vector_entry_point", **kwargs)
     rng = np.random.default_rng(12)
     obs_a, info_a = compiled.reset(seed=12)
-    with monkeypatch.context() as patch:
-        patch.setattr(jit, "compiled", lambda: None)
+    with python_only():
         obs_b, info_b = python.reset(seed=12)
     for _ in range(60):
         masks = info_a["action_mask"]
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs_a, rew_a, term_a, _, info_a = compiled.step(actions)
-        with monkeypatch.context() as patch:
-            patch.setattr(jit, "compiled", lambda: None)
+        with python_only():
             obs_b, rew_b, term_b, _, info_b = python.step(actions)
         assert np.array_equal(obs_a, obs_b)
         assert np.array_equal(rew_a, rew_b) and np.array_equal(term_a, term_b)
@@ -418,11 +415,12 @@ def test_compiled_batch_plays_as_the_python_rounds(monkeypatch):
 
 
 def test_open_many_opens_what_open_cells_opens():
-    from minesweep_env.solver.probability import jit
+    from minesweep_env.compiled import ready
 
-    paths = jit.compiled()
-    if paths is None:
+    if not ready():
         pytest.skip("the compiled kernels are not loaded")
+    from minesweep_env.solver.rules import complete_compiled as paths
+
     rng = np.random.default_rng(1)
     width, height = 9, 7
     layouts = [MineLayout.random(width, height, int(rng.integers(1, 15)), rng) for _ in range(200)]
@@ -462,13 +460,13 @@ def test_opened_and_flagged_cells_are_listed_in_row_major_order():
 def test_a_seeded_games_safe_first_click_moves_its_mine_as_protect_first_click():
     """The batch moves a mine off a first click in place; the draw and the numbers are
     those of :func:`protect_first_click` with the layout's own generator."""
+    from minesweep_env.compiled import ready
     from minesweep_env.core.cells import adjacent_mine_counts
     from minesweep_env.core.first_click import protect_first_click
     from minesweep_env.core.minefield import WinRule
     from minesweep_env.envs.board_batch import BoardBatch
-    from minesweep_env.solver.probability import jit
 
-    if jit.compiled() is None:
+    if not ready():
         pytest.skip("the compiled kernels are not loaded")
     width, height, mines = 30, 16, 99
     seeds = np.arange(40, dtype=np.int64) * 7919 + 3
@@ -493,7 +491,7 @@ def test_a_seeded_games_safe_first_click_moves_its_mine_as_protect_first_click()
 
 def test_the_batch_kernels_state_codes_are_the_batchs():
     from minesweep_env.envs import board_batch
-    from minesweep_env.solver.probability import batch_kernels
+    from minesweep_env.envs import board_batch_compiled as batch_kernels
 
     ours = (board_batch.PLAYING, board_batch.WON, board_batch.LOST)
     assert ours == (batch_kernels.PLAYING, batch_kernels.WON, batch_kernels.LOST)
@@ -503,11 +501,11 @@ def test_rounds_left_to_python_list_the_whole_steps_changes(monkeypatch):
     """Above ``MAX_COVERED`` covered cells the compiled probe hands its rounds to Python
     (a float weight could underflow): the step's opened and flagged cells are still all
     listed, as a sync env lists them."""
+    from minesweep_env import compiled
     from minesweep_env.envs.board_batch import BoardBatch
-    from minesweep_env.solver.probability import jit
-    from minesweep_env.solver.probability.proof_kernels import MAX_COVERED
+    from minesweep_env.solver.rules.complete_proof_compiled import MAX_COVERED
 
-    if jit.compiled() is None:
+    if not compiled.ready():
         pytest.skip("the compiled kernels are not loaded")
     handed = []
     play_rounds = BoardBatch._play_rounds
@@ -529,10 +527,10 @@ def test_planes_and_masks_written_cell_by_cell_are_a_full_encoding(autoreset_mod
     """The planes and masks a step writes only where it changed cells (and where boards
     restart) are, after every step, the encoding of the whole views; with ``complete``
     (the compiled step) and both autoreset modes, also as a sync env gives them."""
+    from minesweep_env.compiled import ready
     from minesweep_env.envs.observations import PLANE_CODES
-    from minesweep_env.solver.probability import jit
 
-    if jit.compiled() is None:
+    if not ready():
         pytest.skip("the compiled kernels are not loaded")
     kwargs = {"num_envs": 8, "rule_set": "complete"}
     sync = gym.make_vec(

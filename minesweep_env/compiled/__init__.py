@@ -30,7 +30,7 @@ from .marker import (
     read_marker,
     write_marker,
 )
-from .readiness import exact_only, loaded, ready, reset
+from .readiness import exact_only, loaded, python_only, ready, reset
 from .registry import GROUP, kernel_modules
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "log_path",
     "marker_path",
     "marker_ready",
+    "python_only",
     "read_marker",
     "ready",
     "reset",

@@ -35,6 +35,8 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 
@@ -250,10 +252,25 @@ def exact_only() -> None:
             state.final = True
 
 
+@contextmanager
+def python_only() -> Iterator[None]:
+    """Within: the Python paths answer (:func:`ready` and :func:`loaded` say no), whatever
+    numba's cache holds; this process's decision is back as it was afterwards. For
+    comparing a compiled path with its Python reference (tests, benchmarks)."""
+    global _readiness
+    kept = _readiness
+    _readiness = _Readiness()
+    _readiness.final = True
+    try:
+        yield
+    finally:
+        _readiness = kept
+
+
 def reset() -> None:
     """Forget this process's decision (tests; loaded kernels stay in memory)."""
     global _readiness
     _readiness = _Readiness()
 
 
-__all__ = ["LOG", "RECHECK", "STALE_LOCK", "exact_only", "loaded", "ready", "reset"]
+__all__ = ["LOG", "RECHECK", "STALE_LOCK", "exact_only", "loaded", "python_only", "ready", "reset"]

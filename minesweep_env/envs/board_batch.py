@@ -19,10 +19,10 @@ for (:attr:`BoardBatch.layouts`). Once the
 compiled kernels are cached (:mod:`minesweep_env.compiled`), the
 floods and, for boards whose rule set is ``complete``, every round of the
 auto-solver run compiled, all boards in one call
-(:mod:`minesweep_env.solver.probability.play_kernels`); a step's probes with their
+(:mod:`minesweep_env.solver.rules.complete_play_compiled`); a step's probes with their
 rounds, counters, verdicts, settled probabilities and the cells they changed
 (:class:`Changes`) are one call
-(:mod:`minesweep_env.solver.probability.batch_kernels`). :func:`open_cells` and the
+(:mod:`minesweep_env.envs.board_batch_compiled`). :func:`open_cells` and the
 rounds below stay as the Python path, written the way the kernels take it.
 """
 
@@ -128,7 +128,7 @@ def step_kernels() -> ModuleType:
 
 class StepArrays:
     """The vector env's arrays a compiled step reads and writes beside the batch's own
-    (:func:`~minesweep_env.solver.probability.step_kernels.step_boards` says how): its
+    (:func:`~minesweep_env.envs.board_batch_step_compiled.step_boards` says how): its
     settings, its kept buffers, and the arrays of the step under way (set by the env
     before each step: ``actions``, ``restarting``, ``rewards``, ``terminated``,
     ``truncated``, ``probability``, ``invalid``).
@@ -323,7 +323,7 @@ class BoardBatch:
         """:meth:`start_random` with the priorities and generators of
         ``np.random.default_rng(seeds[k])`` (``MineLayout.random``'s draw), drawn, counted
         and written into the batch's rows in one compiled call
-        (:func:`~minesweep_env.solver.probability.batch_kernels.start_boards`); each
+        (:func:`~minesweep_env.envs.board_batch_compiled.start_boards`); each
         board's generator is made only if its first click draws. Needs the kernels."""
         batch_kernels().start_boards(
             seeds,
@@ -335,8 +335,8 @@ class BoardBatch:
 
     def _new_game_rows(self, mines: np.ndarray) -> tuple[Any, ...]:
         """The batch's rows and settings a compiled new game writes or reads, in the
-        order :func:`~minesweep_env.solver.probability.batch_kernels.start_boards` and
-        :func:`~minesweep_env.solver.probability.step_kernels.restart_boards` take them
+        order :func:`~minesweep_env.envs.board_batch_compiled.start_boards` and
+        :func:`~minesweep_env.envs.board_batch_step_compiled.restart_boards` take them
         (``mines``: the mine rows as the kernel types them)."""
         return (
             self.height,
@@ -372,7 +372,7 @@ class BoardBatch:
         drawn from its board's generator words (into ``arrays.seeds``), and the env's step
         counts, stale flags, observations and masks of those boards as a new game has them,
         in one compiled call
-        (:func:`~minesweep_env.solver.probability.step_kernels.restart_boards`)."""
+        (:func:`~minesweep_env.envs.board_batch_step_compiled.restart_boards`)."""
         step_kernels().restart_boards(
             boards,
             arrays.words,
@@ -391,7 +391,7 @@ class BoardBatch:
         self, arrays: StepArrays, rule_sets: Sequence[RuleSet], phase: int, count: int
     ) -> tuple[int, int, int, Changes | None]:
         """A whole step of the vector env in one compiled call
-        (:func:`~minesweep_env.solver.probability.step_kernels.step_boards`, from
+        (:func:`~minesweep_env.envs.board_batch_step_compiled.step_boards`, from
         ``phase`` with ``count`` probes read): the actions read, new games on the boards
         ``arrays.restarting`` marks, :meth:`probe_and_autosolve` on the boards probed,
         the env's rewards, ends, stale flags, observations and masks.
@@ -582,7 +582,7 @@ class BoardBatch:
         and every board's rounds in one compiled call that also writes every board's
         counters, verdict and settled probabilities and lists the cells, each board's
         constraints kept from step to step
-        (:func:`~minesweep_env.solver.probability.batch_kernels.probe_boards`).
+        (:func:`~minesweep_env.envs.board_batch_compiled.probe_boards`).
         """
         compiled = _complete_paths()
         if compiled is None or not self.plays_compiled(rule_sets)[boards].all():

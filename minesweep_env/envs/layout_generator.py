@@ -1,7 +1,7 @@
 """The first-click generator of a game whose layout the compiled draw made.
 
 Both envs draw a new game's layout in one compiled call
-(:mod:`~minesweep_env.solver.probability.layout_kernels`), which also writes the
+(:mod:`~minesweep_env.envs.layout_generator_compiled`), which also writes the
 state ``default_rng(layout_seed)`` is in after that draw. The game's first-click
 policy draws on from that state, but seldom: only when a mine lies under the
 first click (one game in eight on beginner, one in five on expert). So no

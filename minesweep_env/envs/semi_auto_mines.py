@@ -573,7 +573,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
         Once the kernels are loaded the layout and the generator's state after it come
         from one compiled call, bit for bit
-        (:mod:`~minesweep_env.solver.probability.layout_kernels`): making a numpy
+        (:mod:`~minesweep_env.envs.layout_generator_compiled`): making a numpy
         generator costs more than a beginner step, and even restating one costs more
         than the rest of a reset, so ``rng`` is handed back as this env's
         :class:`~.layout_generator.LayoutGenerator`, made only if the first click
@@ -647,7 +647,7 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
         In ``"planes"`` mode, once this process has loaded the compiled kernels (the
         probe did), one compiled pass over the view writes both
-        (:mod:`~minesweep_env.solver.probability.view_kernels`): the same arrays as
+        (:mod:`~minesweep_env.envs.observations_compiled`): the same arrays as
         the two numpy comparisons, in a third of their time.
         """
         encode = self._encode_view

@@ -5,7 +5,7 @@
 :class:`~minesweep_env.envs.board_batch.BoardBatch`, compiled-step arrays and
 scratch), and steps them at once on a persistent pool of K - 1 threads plus the
 caller's. The compiled whole step
-(:func:`~minesweep_env.solver.probability.step_kernels.step_boards`) releases
+(:func:`~minesweep_env.envs.board_batch_step_compiled.step_boards`) releases
 the GIL, and it is most of a step, so the shards' kernels run on different
 cores; the Python around each kernel (reading its outputs, packing its info)
 takes the GIL in turn. Whatever a shard hands back to Python mid-step (a first

@@ -579,7 +579,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         invalid_action: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`_read_actions` by the compiled
-        :func:`~minesweep_env.solver.probability.batch_kernels.read_actions`: actions
+        :func:`~minesweep_env.envs.board_batch_compiled.read_actions`: actions
         sorted and their chances read in one pass; a chance not at hand there (a board
         whose rounds Python played) board by board (:meth:`_chosen_probability`)."""
         boards = self.boards
@@ -620,7 +620,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         probability: np.ndarray,
         invalid_action: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`~minesweep_env.solver.probability.batch_kernels.read_actions` in numpy
+        """:func:`~minesweep_env.envs.board_batch_compiled.read_actions` in numpy
         (no kernels loaded, or the probability plane observed): returns the boards probed
         and their cells; writes the steps, the chances, the invalid actions' rewards."""
         n = self.num_envs
@@ -764,7 +764,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         boards ``probed`` the cells ``changes`` lists (the rest of the batch is as it was).
 
         In ``"planes"`` mode with the kernels loaded only those cells are written
-        (:func:`~minesweep_env.solver.probability.view_kernels.show_changes`); else every
+        (:func:`~minesweep_env.envs.observations_compiled.show_changes`); else every
         board is encoded again.
         """
         if self.obs_mode != "planes" or not kernels_loaded():

@@ -2,7 +2,7 @@
 
 The Python check plays openings, the one-cell rules and the two-number rule on
 worklists and asks the rule set only when they are stuck. Here
-:func:`~..solver.probability.generation_kernels.settle` plays those same rules
+:func:`~.fast_check_compiled.settle` plays those same rules
 in one compiled call up to the stall; the stall is answered as before (for
 ``substitution`` by :class:`~.elimination.SubstitutionStall`, else by the rule
 set), its proof is handed back to :func:`settle`, and so on. The verdict is the
