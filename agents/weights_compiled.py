@@ -6,7 +6,7 @@ the last digit, so these kernels answer in floats and say enough for the
 caller to tell when a decision is clear and when the exact engine must settle it:
 
 - :func:`group_probabilities_into`: every cell's probability, as
-  :func:`~.kernels.mine_probabilities_into` gives it, and the *group* of every
+  :func:`~counting_compiled.mine_probabilities_into` gives it, and the *group* of every
   covered cell (cells touching the same numbers, or no number at all), since
   cells of one group have the same exact weight by symmetry;
 - :func:`trial_weights_into`: for a guess and each number it could show, the
@@ -21,7 +21,7 @@ caller to tell when a decision is clear and when the exact engine must settle it
   two groups come within their error of each other (symmetric positions: a
   third of the greedy agent's decisions), only exact weights tell a tie.
 
-A progress flag is exact, as :mod:`.kernels`' weights are exactly 0.0 where
+A progress flag is exact, as :mod:`counting_compiled`' weights are exactly 0.0 where
 the exact weight is 0 and only there; a log is within about 1e-12 of the exact
 one; it is ``-inf`` where no layout fits (as exact a verdict as the exact
 engine's: a constraint or the structure of the count rules it out), and NaN
@@ -64,11 +64,12 @@ def group_probabilities_into(grid, total, out, group_of):
 
     :param grid: C-contiguous int8 (H, W) view codes.
     :param total: the board's mine total (flags included), or -1 when unknown.
-    :param out: float64 (H, W), as :func:`~.kernels.mine_probabilities_into` writes it.
+    :param out: float64 (H, W), as :func:`~counting_compiled.mine_probabilities_into` writes it.
     :param group_of: int64 (H * W): a frontier group's number, the number of groups
         for the cells off the frontier, :data:`KNOWN_SAFE_GROUP` on known-safe
         cells, -1 elsewhere.
-    :returns: :data:`~.kernels.OK`, or :data:`~.kernels.DEFER` for the exact engine.
+    :returns: :data:`~counting_compiled.OK`, or :data:`~counting_compiled.DEFER` for the exact
+        engine.
     """
     height, width = grid.shape
     flat = grid.reshape(height * width)
@@ -287,7 +288,7 @@ def _record_trial(k, total, off, left, order, group_start, layouts, low, high, m
 @njit(cache=True)
 def _scaled_count(c, order, group_start, sizes, touches, touch_count, needs, by_start,
                   by_members, count_scratch, most, layouts, mine, free, low, high, logs, span):
-    """Component ``c`` counted and scaled as :func:`~.kernels.count_groups` does it (its
+    """Component ``c`` counted and scaled as :func:`~counting_compiled.count_groups` does it (its
     rows cleared first), the log of its scale into ``logs[c]``; the count's status."""
     members = order[group_start[c] : group_start[c + 1]]
     for k in range(span):
@@ -465,7 +466,7 @@ def _weight_residues(p, factorial, inverse, layouts, low, high, mine, order, gro
                      off_count, left, out):
     """Every group's exact mine weight per cell modulo ``p`` into ``out`` (then the
     off-frontier cells', then the position's layouts): the sums of
-    :func:`~.kernels._combine_with_total`, on the exact component counts, in residues.
+    :func:`~counting_compiled._combine_with_total`, on the exact component counts, in residues.
 
     With ``t`` frontier mines the other cells hold ``left - t`` in C(off, left - t)
     ways. A group's weight: its component's polynomial with a mine on the cell, times

@@ -6,12 +6,12 @@ compiled floats decide a step exactly. Run as separate numpy and kernel calls
 those steps cost more in Python than in counting, so :func:`greedy_choice_into`
 runs them all in one kernel, in the same order and on the same floats:
 
-1. every cell's probability and group (:func:`~.greedy_kernels.group_probabilities_into`);
+1. every cell's probability and group (:func:`~..weights_compiled.group_probabilities_into`);
 2. the tied cells of lowest probability, ranked by chance of a zero, then fewest
    neighbours, then index, when the floats decide that ranking
    (``ranking.float_ranking``); where groups nearly tie, the groups of exactly
    equal weight are merged first (``ranking.merge_equal_groups``, from
-   :func:`~.greedy_kernels.weight_classes_into`);
+   :func:`~..weights_compiled.weight_classes_into`);
 3. with the look-ahead, the float estimates of the shortlist's chances of
    progress (``progress.best_progress``), when one cell is clear of the rest.
 
@@ -60,7 +60,7 @@ def greedy_choice_into(grid, total, valid, keep, lookahead, margins, primes, fac
     :param margins: float64 (clear gap, clear floor, rank gap, estimate margin), the
         agent's margins (``ranking.CLEAR_GAP``, ``CLEAR_FLOOR``, ``RANK_GAP``,
         ``progress.ESTIMATE_MARGIN``).
-    :param primes: int64, as :func:`~.greedy_kernels.weight_classes_into` takes them,
+    :param primes: int64, as :func:`~..weights_compiled.weight_classes_into` takes them,
         with ``factorials`` and ``inverses``.
     :param ranked: int64 (keep): the ranked cells, best first.
     :returns: (status, count): :data:`CHOSEN`, :data:`SHORTLIST`, :data:`EXACT` or

@@ -8,10 +8,10 @@ safest cells ``d`` (the caller ranks them exactly), each number ``u`` ``d``
 could show weighs the safety of the best guess after it, and the best ``d``
 wins. In Python that is one exact count per (``d``, ``u``), five to ten
 thousand per expert game; here it is one call per position, on the float
-counts of :mod:`.kernels`.
+counts of :mod:`minesweep_env.solver.probability.counting_compiled`.
 
 The answer is a float within about 1e-12 of the exact one (each count's log is
-within about 1e-13 of the exact log, see :func:`~.kernels.weigh_groups_scaled`),
+within about 1e-13 of the exact log, see :func:`~counting_compiled.weigh_groups_scaled`),
 and a progress verdict is exact (a weight that is 0 exactly is 0.0 and only
 then). The caller decides on exact counts where two candidates come that close.
 

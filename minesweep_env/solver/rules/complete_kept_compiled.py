@@ -1,6 +1,6 @@
 """Compiled auto-solver of rule set ``complete`` that keeps a game's constraints between calls.
 
-:func:`~.play_kernels.probe_play_out_into` reads the whole board in every round
+:func:`~.complete_play_compiled.probe_play_out_into` reads the whole board in every round
 (every number's need and covered cells) and looks at every number and every
 pair of numbers again, although a probe and a round change a few cells. Here a
 game's constraints are kept between rounds and between calls: per number the
@@ -17,7 +17,7 @@ each rule holds whatever else is decided, so their fixed point does not depend
 on the order they are tried in; a number or a pair that proved nothing proves
 nothing until one of its numbers changes, so looking only at changed numbers
 reaches the same fixed point. The full count runs, as in
-:func:`~.proof_kernels.prove_flat`, exactly when that fixed point is empty,
+:func:`~.complete_proof_compiled.prove_flat`, exactly when that fixed point is empty,
 and every round flags and opens in increasing cell order.
 
 The full count keeps its counts too: a component whose constraints are exactly
@@ -82,7 +82,7 @@ def _inside(y, x, height, width):
 
 @njit(cache=True)
 def _window(cell, flat, height, width):
-    """:func:`~.kernels.read_window` (the same returns), for a cell inside the board by
+    """:func:`~counting_compiled.read_window` (the same returns), for a cell inside the board by
     nine loads and no branches: the window of every cell a cascade opens is read."""
     y, x = cell // width, cell % width
     if not _inside(y, x, height, width):
@@ -164,7 +164,7 @@ def _reread(count, flat, height, width, track):
 @njit(cache=True)
 def _pairs_of(listed, height, width, track):
     """Each listed number with each number sharing an undecided cell with it (as
-    :func:`~.proof_kernels._pairs` proves them); returns how many cells it marked."""
+    :func:`~.complete_proof_compiled._pairs` proves them); returns how many cells it marked."""
     need, masks, marks, marked = track[NEED], track[MASK], track[MARKS], track[MARKED]
     count = 0
     for k in range(listed):
@@ -234,7 +234,7 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
     no longer hold (as a fresh read of that number after the round would find: its need
     only falls with its covered cells, so a number that fails once fails at the end).
 
-    As :func:`~.proof_kernels.prove_flat`'s rounds: the bare mine count, else each
+    As :func:`~.complete_proof_compiled.prove_flat`'s rounds: the bare mine count, else each
     number alone, and only when those find nothing, each pair; numbers alone are
     looked at when they changed, pairs when one of them changed since pairs last ran.
     """
@@ -395,7 +395,8 @@ def sort_prefix(cells, count):
 
 @njit(cache=True)
 def _listed_could_lose(track, decided, mines):
-    """:func:`~.play_kernels.proof_could_lose` when only the listed decided cells have codes."""
+    """:func:`~.complete_play_compiled.proof_could_lose` when only the listed decided cells
+    have codes."""
     codes = track[CODES]
     for k in range(decided):
         cell = track[DECIDED, k]
@@ -411,7 +412,8 @@ frontier is read back from the board in cell order."""
 
 @njit(cache=True)
 def _kept_frontier(height, width, covered, track):
-    """What :func:`~.kernels._read_constraints` and :func:`~.kernels._signature_keys` read
+    """What :func:`~counting_compiled._read_constraints` and
+    :func:`~counting_compiled._signature_keys` read
     from the view, taken from the kept constraints instead and with no pass over the
     covered cells: a number is a constraint while its kept mask has a covered cell, and
     the mask's bits are those cells, so the frontier is the cells the masks name. Every
@@ -529,7 +531,7 @@ def _stored_at(index, store, half, last_count, keys, first, last, groups):
 
 @njit(cache=True)
 def _count_kept(order, group_start, setup, numbers, constraint_count, width, track):
-    """:func:`~.kernels.count_components` (same returns, the same floats), taking the
+    """:func:`~counting_compiled.count_components` (same returns, the same floats), taking the
     counts of each component the game's last full count counted too from a store, and
     storing the counts of this one's for the next.
 
@@ -629,7 +631,7 @@ def _count_kept(order, group_start, setup, numbers, constraint_count, width, tra
 
 @njit(cache=True)
 def _full_count_kept(flat, height, width, total, left, covered, codes, probabilities, track):
-    """:func:`~.proof_kernels.full_count` (a known total) on the kept constraints, which
+    """:func:`~.complete_proof_compiled.full_count` (a known total) on the kept constraints, which
     describe the view (``left`` mines not flagged, ``covered`` cells covered); returns its
     status and how many cells it decided.
 
@@ -702,7 +704,7 @@ def _view_counts(flat, seen):
 @njit(cache=True)
 def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_left,
                        opened, flagged, probabilities, seen, track):
-    """:func:`~.play_kernels.probe_play_out_into` (same arguments, same returns, the same
+    """:func:`~.complete_play_compiled.probe_play_out_into` (same arguments, same returns, the same
     cells opened and flagged in the same order) with the game's constraints kept.
 
     :param seen: int8 (H * W): the view ``track`` describes, kept by the caller
@@ -817,7 +819,8 @@ def probe_play_tracked(view, mines, numbers, cell, total, nothing_covered, safe_
 
 
 def _signature(mines_readonly: bool) -> tuple:
-    """:func:`~.play_kernels.probe_play_out_into`'s arguments, then ``seen`` and ``track``."""
+    """:func:`~.complete_play_compiled.probe_play_out_into`'s arguments, then ``seen`` and
+    ``track``."""
     return _probe_signature(mines_readonly) + (
         types.Array(types.int8, 1, "C"),
         types.Array(types.int64, 2, "C"),

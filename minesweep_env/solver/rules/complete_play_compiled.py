@@ -4,7 +4,7 @@
 round: prove, flag the proven mines, open the proven-safe cells (zeros flood),
 again until a round changes nothing or the game is won. Here the same rounds
 run in one compiled call, each proof the one
-:func:`~.proof_kernels.complete_proof_into` gives (so exactly ``Complete.prove``'s),
+:func:`~.complete_proof_compiled.complete_proof_into` gives (so exactly ``Complete.prove``'s),
 for one game (:func:`play_out_into`) or for many boards of a batch at once
 (:func:`play_out_many`, with :func:`open_many` for the players' own probes).
 
@@ -275,7 +275,7 @@ layout's read-only arrays (its mines are writable only when given non-contiguous
 def compile_kernels() -> None:
     """Compile :func:`probe_play_out_into` for :data:`PROBE_SIGNATURES` (the warm-up does,
     so numba's cache holds them and no game compiles them); :func:`layout_from_priorities`
-    is compiled inside :mod:`.layout_kernels`' entry point."""
+    is compiled inside :mod:`minesweep_env.envs.layout_generator_compiled`' entry point."""
     for signature in PROBE_SIGNATURES:
         if signature not in probe_play_out_into.overloads:
             probe_play_out_into.compile(signature)

@@ -9,7 +9,7 @@ statement is ``tests/complete_reference.py``), in one compiled call:
 2. the cheap rules play round after round on what is still undecided, exactly
    as the reference's rounds: the bare mine count, else each number alone, and
    only when those find nothing, each pair of numbers sharing an undecided cell;
-3. only when the first round finds nothing, the float count of :mod:`.kernels`
+3. only when the first round finds nothing, the float count of :mod:`counting_compiled`
    weighs every group of cells, and a cell is safe (a mine) iff the weight of
    the layouts with (without) a mine on it is 0.
 
@@ -22,7 +22,7 @@ counts are integers scaled by at most 2**cells (its largest count is at most
 rounding only ever a relative error of a few units in 1e-16. Boards with more
 than :data:`MAX_COVERED` covered cells are handed back, so 2**-covered stays
 far above the smallest float. Counts overflow nowhere for the same reason
-(and :mod:`.kernels` hands back anything not finite).
+(and :mod:`counting_compiled` hands back anything not finite).
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def complete_proof_into(grid, has_total, total, codes, probabilities):
     :param has_total: whether ``total`` (the board's mine total, flags included) is known.
     :param codes: int8 (H * W), zeroed here; the proof's bits per cell.
     :param probabilities: float64 (H * W): with :data:`FULL`, every cell's mine
-        probability as :func:`~.kernels.mine_probabilities_into` writes it.
+        probability as :func:`~..probability.counting_compiled.mine_probabilities_into` writes it.
     :returns: :data:`CHEAP`, :data:`FULL` or :data:`DEFER`.
     """
     height, width = grid.shape
