@@ -259,8 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     write_text(
         table_path,
-        f"Made by `.venv/bin/python {command.strip()}` "
-        f"({time.perf_counter() - started:.0f} s, {args.jobs} job(s)).\n\n{table}"
+        f"# Strength ladder of the rule sets\n\n```sh\npython {command.strip()}\n```\n\n"
+        f"{time.perf_counter() - started:.0f} s, {args.jobs} job(s).\n\n{table}"
     )
     plot(rows, plot_path, args.games)
     print(f"wrote {table_path} and {plot_path}")

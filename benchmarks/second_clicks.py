@@ -4,7 +4,7 @@ Under the ``safe`` first click ``search`` opens in a corner; when that shows a
 number (a third of beginner's games) the position is one of a few shapes, the
 corner's number 1, 2 or 3 and nothing else, and the next probe is a guess in a
 position of 10^11 layouts and more, where half of beginner's losses fall
-(benchmarks/results/search_session11_end13.md). This plays, on the games of
+(benchmarks/results/search_endgame_size_small_boards.md). This plays, on the games of
 seed ``--seed`` (``--first-game`` .. ``+ --games - 1``, rule set ``complete``)
 whose first click showed the number ``N``, the default ``search`` with its second
 click forced to each candidate cell (by default one cell of each orbit of the

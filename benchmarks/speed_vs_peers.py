@@ -385,7 +385,9 @@ def markdown(rows: list[Row], notes: list[str], command: str) -> str:
     lines = [
         "# Speed beside the public peers, one interleaved run",
         "",
-        f"Command: `{command}`",
+        "```sh",
+        command,
+        "```",
         "",
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores "
         f"(shared; load average {os.getloadavg()[0]:.1f} at the end), Python "
