@@ -23,10 +23,10 @@ import socket
 from collections.abc import Generator
 from typing import Any
 
-from .backends import BackendError
-from .play import Chunk, Settings, play_chunk
-from .stats import GameRecord
-from .targets import Target
+from ..play import play_chunk
+from ..records import Chunk, GameRecord, Settings
+from ..targets import Target
+from .base import BackendError
 
 RAY_CHUNK_GAMES = 100
 """Games per Ray task: a second or so of play on expert, so the few
