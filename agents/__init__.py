@@ -24,7 +24,8 @@ from .base import Agent
 from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent, ZeroGreedyAgent
 from .ppo import ModelNotFoundError, PPOAgent, UntrustedModelError, default_model_path
 from .random_agent import RandomAgent
-from .search import SearchAgent
+from .search import SearchAgent, SearchSettings
+from .settings import GreedySettings, NoSettings, settings_from
 
 AGENTS: dict[str, type[Agent]] = {
     RandomAgent.name: RandomAgent,
@@ -37,13 +38,26 @@ AGENTS: dict[str, type[Agent]] = {
 }
 """Agent classes by registry name."""
 
+SETTINGS: dict[str, type] = {
+    RandomAgent.name: NoSettings,
+    GreedyAgent.name: GreedySettings,
+    PlainGreedyAgent.name: NoSettings,
+    OpeningGreedyAgent.name: NoSettings,
+    ZeroGreedyAgent.name: NoSettings,
+    PPOAgent.name: NoSettings,
+    SearchAgent.name: SearchSettings,
+}
+"""The settings each agent takes by name, with their ranges (:mod:`.settings`)."""
+
 
 def parse_agent_name(name: str) -> tuple[type[Agent], dict[str, int | float]]:
     """The class and constructor settings a name stands for: ``search:depth=3:width=4``
     is :class:`SearchAgent` with ``depth=3, width=4``. Values are numbers; settings
     are separated by colons, since commas separate agents on the command line.
 
-    :raises ValueError: for an unknown agent or a malformed setting.
+    :raises ValueError: for an unknown agent, a malformed setting, a setting the
+        agent does not take (the message lists those it takes) or a value out of its
+        range (the message names the range).
     """
     base, *settings = name.split(":")
     if base not in AGENTS:
@@ -60,6 +74,7 @@ def parse_agent_name(name: str) -> tuple[type[Agent], dict[str, int | float]]:
         options[key.strip()] = int(number) if number.is_integer() and "." not in value else number
     if options and base == PPOAgent.name:
         raise ValueError(f"{name!r}: the ppo agent takes no settings (use --model)")
+    settings_from(SETTINGS[base], options, base)  # one line when unknown or out of range
     return AGENTS[base], options
 
 
@@ -99,7 +114,9 @@ __all__ = [
     "PPOAgent",
     "PlainGreedyAgent",
     "RandomAgent",
+    "SETTINGS",
     "SearchAgent",
+    "SearchSettings",
     "UntrustedModelError",
     "ZeroGreedyAgent",
     "default_model_path",

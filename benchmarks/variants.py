@@ -11,7 +11,7 @@ the paired difference against the stored agent with a 95% interval
 (:mod:`semiautomines_agents.evaluation.paired`), the games won only by either,
 and the CPU milliseconds per game of this process (env and agent).
 
-Run: ``PYTHONPATH=. python benchmarks/variants.py --agents search:far=3 --games 2000
+Run: ``PYTHONPATH=. python benchmarks/variants.py --agents search:deep_width=8 --games 2000
 --against DIR/games_safe.csv --baseline-agent search:depth=2``. A long screen can
 run in slices, each with ``--out``; ``--played SLICE.csv ...`` then pairs the slices'
 games, all together, without playing them again.

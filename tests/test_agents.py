@@ -256,7 +256,7 @@ def test_greedy_never_probes_a_flag():
 def test_ppo_agent_says_plainly_when_the_model_is_missing(tmp_path, monkeypatch):
     with pytest.raises(ModelNotFoundError, match="no such model file"):
         PPOAgent(tmp_path / "absent.zip")
-    monkeypatch.setattr("semiautomines_agents.ppo.MODELS_DIR", tmp_path)
+    monkeypatch.setattr("semiautomines_agents.ppo.agent.MODELS_DIR", tmp_path)
     with pytest.raises(ModelNotFoundError, match="no PPO model shipped yet"):
         default_model_path()
     (tmp_path / "ppo_a.pt").write_bytes(b"")

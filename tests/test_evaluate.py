@@ -281,7 +281,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 def test_ppo_without_a_model_is_skipped_by_default_with_a_notice(tmp_path, monkeypatch, capsys):
     # In this process, with an empty models folder: the "nothing shipped" case,
     # whether or not the repository ships a model.
-    monkeypatch.setattr("semiautomines_agents.ppo.MODELS_DIR", tmp_path / "no_models")
+    monkeypatch.setattr("semiautomines_agents.ppo.agent.MODELS_DIR", tmp_path / "no_models")
     monkeypatch.chdir(tmp_path)
     args = ["evaluate", "--boards", "beginner", "--maps", "none", "--games", "2"]
     args += ["--workers", "1", "--out", str(tmp_path / "out"), "--no-progress"]

@@ -38,7 +38,7 @@ from semiautomines_agents.evaluation import (
 
 ray = pytest.importorskip("ray")
 
-from semiautomines_agents.evaluation.ray_backend import (  # noqa: E402  (needs Ray)
+from semiautomines_agents.evaluation.backends.ray import (  # noqa: E402  (needs Ray)
     RayBackend,
     play_games,
     split_address,

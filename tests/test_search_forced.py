@@ -13,7 +13,7 @@ from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield
 from minesweep_env.solver.probability import count_position
-from semiautomines_agents import SearchAgent, make_agent
+from semiautomines_agents import SearchAgent
 from semiautomines_agents.search.endgame import Endgame, Layouts
 from semiautomines_agents.search.forced import boxes, forced_guess, forced_twin, pairs
 from semiautomines_agents.search.influence import influence
@@ -225,14 +225,3 @@ def _shared_cases() -> list[Board]:
 
 def test_the_shared_risk_cases_are_not_empty():
     assert len(_shared_cases()) >= 5
-
-
-def test_the_search_with_shared_risk_guesses_a_possible_cell_and_repeats_itself():
-    assert make_agent("search:shared_weight=1").shared_weight == 1.0
-    assert SearchAgent().shared_weight == 0.0  # off by default (measured: not better)
-    for board in _shared_cases():
-        weights = count_position(board)
-        agent = SearchAgent(shared_weight=1.0, endgame_layouts=0)
-        advice = agent.advise(board)
-        assert weights.mine_weight[advice.cell] < weights.layouts
-        assert SearchAgent(shared_weight=1.0, endgame_layouts=0).advise(board) == advice

@@ -10,38 +10,18 @@ from __future__ import annotations
 
 import math
 from contextlib import closing
-from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
 from tqdm import tqdm
 
 from .backends import LOCAL_CHUNK_GAMES, Backend, LocalBackend
-from .play import Chunk, Settings
-from .stats import GameRecord, summarise
+from .records import Chunk, GameRecord, Run, Settings
+from .stats import summarise
 from .targets import Target
 
 CHUNK_GAMES = LOCAL_CHUNK_GAMES
 """Games per unit of work of the local backend (see :mod:`.backends`)."""
-
-
-@dataclass
-class Run:
-    """The outcome of an evaluation: one row per agent and target, and how it ended."""
-
-    rows: list[dict[str, Any]]
-    settings: Settings
-    planned_games: int
-    played_games: int
-    interrupted: bool = False
-    error: str | None = None
-    """Why the run stopped early, when an agent or the env failed."""
-    records: dict[tuple[str, str], list[GameRecord]] = field(default_factory=dict, repr=False)
-    seconds: float = 0.0
-    """Wall-clock time of the games, all workers together (``games_per_s`` of a row is
-    one process's speed; ``played_games / seconds`` is the whole run's)."""
-    backend: str = "local"
-    """Where the games were played (:meth:`.backends.Backend.describe`)."""
 
 
 def games_for(target: Target, games: int, deterministic: bool) -> int:

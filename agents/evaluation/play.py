@@ -9,7 +9,6 @@ the speed, never the results, and every agent meets the same layouts.
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
@@ -19,34 +18,9 @@ from minesweep_env import STANDARD_BOARDS
 from minesweep_env.envs import ENV_ID
 
 from ..base import Agent
+from .records import Chunk, GameRecord, Settings
 from .saved_games import record_games
-from .stats import GameRecord
 from .targets import Target
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What every game of a run shares."""
-
-    rule_set: str = "complete"
-    first_click: str = "safe"
-    seed: int = 0
-    model: str | None = None
-    """The PPO model file; ``None`` for the shipped default."""
-    trust_model: bool = False
-    """Whether ``model`` may be a stable-baselines3 zip (``--trust-model``)."""
-    save_games: bool = False
-    """Whether each record carries its game, to replay (``--save-games``)."""
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """Some games of one agent on one target: the unit of work of a worker."""
-
-    agent: str
-    target: Target
-    indices: tuple[int, ...]
-    settings: Settings
 
 
 def _key(text: str) -> int:

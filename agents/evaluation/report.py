@@ -11,8 +11,8 @@ from typing import Any
 
 from minesweep_env.fileio import atomic_write, write_text
 
-from .harness import Run
 from .paired import PAIRED_KEYS, write_games
+from .records import Run
 
 RECORD_KEYS = (
     "agent",

@@ -32,17 +32,15 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 import numpy as np
 
-from minesweep_env import Game, MineLayout
+from minesweep_env import Game
 from minesweep_env.core.first_click import FirstClick
 from minesweep_env.core.minefield import WinRule
 from minesweep_env.fileio import atomic_write
 
-from .stats import GameRecord
+from .records import Chunk, GameRecord, Run, SavedGame
 
 if TYPE_CHECKING:
     from ..base import Agent
-    from .harness import Run
-    from .play import Chunk
 
 GAMES_FILE = "games.jsonl"
 """The saved games' file in a run folder."""
@@ -50,33 +48,6 @@ GAMES_FILE = "games.jsonl"
 
 class SavedGamesError(ValueError):
     """A run folder without saved games, or a line of ``games.jsonl`` that cannot be read."""
-
-
-@dataclass(frozen=True, eq=False)
-class SavedGame:
-    """What replays one game: the layout, what the first click did to it, the moves."""
-
-    mines: np.ndarray
-    """``bool`` (H, W): the layout before the first click."""
-    removed: tuple[int, ...]
-    """Mines the first-click policy took away (flat indices)."""
-    added: tuple[int, ...]
-    """Cells it put them on."""
-    moves: tuple[int, ...]
-    """Every probe, in order (flat indices ``y * W + x``)."""
-    seed: int | None = None
-    """The env's reset seed of the game."""
-    layout_seed: int | None = None
-    """The seed the layout was drawn from (``None`` for a map)."""
-    map: str | None = None
-    """The map file played (``None`` for a drawn layout)."""
-
-    def layout_after_first_click(self) -> MineLayout:
-        mines = self.mines.copy()
-        flat = mines.reshape(-1)
-        flat[list(self.removed)] = False
-        flat[list(self.added)] = True
-        return MineLayout(mines)
 
 
 @dataclass(frozen=True)

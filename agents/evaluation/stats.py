@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .saved_games import SavedGame
+from .records import GameRecord
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -32,25 +29,6 @@ def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, floa
     low = 0.0 if wins == 0 else max(0.0, centre - half)
     high = 1.0 if wins == games else min(1.0, centre + half)
     return low, high
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """The outcome of one game, as a worker reports it."""
-
-    index: int
-    """The game's number within its board (fixes its layout seed)."""
-    won: bool
-    guesses: int
-    """Cells the player probed, the first click included."""
-    safe_opened: float
-    """Share of the board's safe cells open at the end (1.0 on a win)."""
-    seconds: float
-    """Time spent playing it (env steps and the agent's decisions)."""
-    invalid: bool = False
-    """The agent chose an invalid action (the game was stopped and counts as lost)."""
-    saved: SavedGame | None = None
-    """The layout and moves, to replay the game (``evaluate --save-games`` only)."""
 
 
 def summarise(records: list[GameRecord]) -> dict[str, float | int]:

@@ -2,5 +2,6 @@
 guesses first, and an exact endgame (see :mod:`.agent`)."""
 
 from .agent import Advice, SearchAgent
+from .settings import SearchSettings
 
-__all__ = ["Advice", "SearchAgent"]
+__all__ = ["Advice", "SearchAgent", "SearchSettings"]

@@ -18,9 +18,7 @@ Each move, in this order:
    depth 2 the next guess valued as JSMinesweeper does, ``secondary``: the
    safest living cell blended with the second), times the candidate's potential
    50/50 factor (``fifty``, :mod:`.potential`), plus a tiny bonus for the chance
-   that the probe lets the auto-solver move (with ``shared_weight``, plus that
-   weight times the chance that the cell is a mine of a 50/50 every player pays
-   for, :mod:`.influence`; off by default). Candidates that can show one number
+   that the probe lets the auto-solver move. Candidates that can show one number
    only rank last. Ties keep the greedy ranking, so the agent is deterministic.
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
@@ -55,11 +53,13 @@ they raise the agreement with JSMinesweeper's choice on recorded expert position
 games over the session-8 defaults (``enablers=0:influenced=0:tie_clears=0``), +0.22
 (+0.06 to +0.39) on 20,000.
 
-Settings off by default, each measured against the default on the same games
-and found no better (benchmarks/results/strength.md): ``shared_weight``,
-``far`` (more candidates off the frontier), ``living`` and ``blend`` (how the
-look-ahead values its last guess) and ``dominance`` (a safer cell the chosen
-one's every number proves safe is probed instead).
+Every setting, its default and its valid range are in :class:`.settings.SearchSettings`.
+Five settings once offered were measured against the default on the same games,
+found no better (benchmarks/results/strength.md) and removed: a weight for the
+risk shared with a 50/50 every player pays for, more candidates off the frontier,
+two other valuations of the look-ahead's last guess (living cells only, and the
+best blended with the second), and probing a safer cell the chosen one's every
+number proves safe.
 """
 
 from __future__ import annotations
@@ -75,78 +75,35 @@ from minesweep_env.solver.probability import Weights, count_position
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from ..base import Agent
+from ..settings import settings_from
 from .candidates import candidates, rank
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
-from .influence import influence
 from .lookahead import Assessment, assess
 from .opening import opening_cell
 from .potential import Scan, potential, scan
+from .settings import (
+    DEEP_GAP,
+    DEEP_SECONDARY,
+    DEEP_WIDTH,
+    DEPTH,
+    ENABLERS,
+    ENDGAME_BUDGET,
+    ENDGAME_LAYOUTS,
+    FAR,
+    FIFTY,
+    INFLUENCED,
+    MARGIN,
+    OFFSET,
+    OFFSET_MARGIN,
+    PROGRESS_WEIGHT,
+    SECONDARY,
+    SETTLE,
+    TIE_CLEARS,
+    WIDTH,
+    SearchSettings,
+)
 
-DEPTH = 2
-"""Guesses the look-ahead covers by default (this one and the next)."""
-MARGIN = 0.1
-"""Candidates: safety at least ``1 - MARGIN`` times the best safety."""
-WIDTH = 16
-"""Candidates looked at in the position itself."""
-DEEP_WIDTH = 4
-"""Candidates looked at in each deeper position (depth 3 and more)."""
-PROGRESS_WEIGHT = 0.001
-"""Weight of the chance of progress next to the survival chance (a tie-break, as
-JSMinesweeper's; 0.05 before session 8)."""
-ENDGAME_LAYOUTS = 1000
-"""Layouts at or below which the endgame is played exactly."""
-SHARED_WEIGHT = 0.0
-"""Weight of a candidate's shared 50/50 risk (:mod:`.influence`) in its score (0: ignored)."""
-SHARED_EXTRA = 2
-"""Candidates added for their shared 50/50 risk, beyond ``width``."""
-FAR = 1
-"""Candidates off the frontier (see :func:`.candidates.candidates`)."""
-OFFSET = 16
-"""More candidates off the frontier: those two steps from a number (see
-:func:`.candidates.candidates`; 0: none)."""
-OFFSET_MARGIN = 0.05
-"""Those only when the cells off the frontier are within this margin of the best
-safety (JSMinesweeper's threshold)."""
-LIVING = 0
-"""Count only living cells at the look-ahead's last guess (1: on; see
-:meth:`.lookahead.Outcome.living_safety`)."""
-BLEND = 0
-"""Blend the look-ahead's last guess with the second best cell (1: on; see
-:meth:`.lookahead.Outcome.blended_safety`)."""
-DOMINANCE = 0
-"""Replace the chosen cell by a safer cell its every outcome proves safe (1: on)."""
-SECONDARY = 1
-"""Value the look-ahead's next guess as JSMinesweeper does, and rank *dead* candidates
-last (1: on; see :meth:`.lookahead.Outcome.secondary_safety`)."""
-FIFTY = 0.9
-"""Weight of a candidate's potential 50/50 risk (:mod:`.potential`) as a factor on its
-survival (0: ignored; JSMinesweeper's is 0.9)."""
-TIE_CLEARS = 1
-"""Break exact score ties by the expected living clears, more first (1: on;
-JSMinesweeper's tie-break), before the greedy ranking."""
-ENABLERS = 1
-"""Count a cell's risk as an enabler of would-be twins (:func:`.potential.scan`) in
-its 50/50 factor (1: on; JSMinesweeper does)."""
-INFLUENCED = 0.9
-"""Also look at the cells of :func:`.potential.scan`'s would-be twins and their
-enablers whose safety with that risk given back is over this fraction of the best
-safety (0: none; JSMinesweeper's is 0.9)."""
-DEEP_GAP = 0.0
-"""With ``deep_secondary``: rank by the depth-2 default and let the deeper look-ahead
-choose only among the candidates within this (relative) of the best depth-2 score
-(0: the deeper look-ahead ranks every candidate)."""
-DEEP_SECONDARY = 1
-"""From depth 3 on, keep the depth-2 default's valuation at the look-ahead's leaves (1: on;
-see :func:`.lookahead.next_guess_value`); 0 is session 9's depth 3, whose compiled kernel
-values the last guess by the plain best safety."""
-SETTLE = 0
-"""With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
-:data:`SETTLE_GAP`; session 9's depth 3 always does). Off: it costs about a third of
-depth 3's time and changed no move in 60 expert games (search_session10.md)."""
-ENDGAME_BUDGET = 1_000_000
-"""Work (layouts x cells scanned) the exact endgame may spend before the agent
-falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
 SETTLE_GAP = 1e-9
 """At depth 3 and more the compiled kernel weighs the look-ahead's last two guesses,
 within about 1e-12 of the exact survival: candidates scoring within this of the best
@@ -170,120 +127,44 @@ class Advice:
 class SearchAgent(Agent):
     """Guesses by exact look-ahead over the numbers a probe can show.
 
-    :param depth: guesses the survival chance covers (1 = this probe only).
-    :param margin: how far below the best safety a candidate may be (relative).
-    :param width: candidates looked at in the position.
-    :param deep_width: candidates looked at in each deeper position (the safest
-        ones; only used at depth 3 and more).
-    :param progress_weight: weight of the chance of progress in the score.
-    :param endgame_layouts: play exactly at or below this many layouts (0: never).
-    :param endgame_budget: the work the exact endgame may spend before falling back
-        (see :data:`ENDGAME_BUDGET`).
-    :param shared_weight: how much of a candidate's risk shared with a 50/50 that
-        may be forced anyway (:mod:`.influence`) is given back to its score (0: none).
-    :param far: cells off the frontier among the candidates: the best ranked
-        one, and ``far - 1`` beside the frontier (beyond ``width``).
-    :param offset: further candidates off the frontier, of those two steps from a
-        number along a row or column (JSMinesweeper's off-frontier candidates).
-    :param offset_margin: those only when the cells off the frontier are within this
-        margin of the best safety (``None``: ``margin``).
-    :param living: at the look-ahead's last guess, count only cells whose number
-        is not already known (1: on, 0: off).
-    :param blend: at the look-ahead's last guess, blend the best cell's safety with
-        the second best's, 4 to 1 (1: on, 0: off).
-    :param dominance: when every number the chosen cell could show proves a safer
-        cell safe, probe that cell instead (1: on, 0: off; see :meth:`_dominant`).
-    :param secondary: value the look-ahead's next guess as JSMinesweeper does (the
-        safest living cell blended with the second) and rank candidates that can show
-        only one number last (1: on, 0: off).
-    :param fifty: multiply a candidate's survival by ``1 + fifty * potential / safe
-        layouts``, its risk in 50/50s that may yet form around it (:mod:`.potential`).
-    :param tie_clears: break exact score ties by the expected number of living cells
-        the probe proves safe, more first (1: on, 0: off; with ``secondary`` only).
-    :param enablers: add a cell's risk as an enabler of would-be twins to its 50/50
-        potential (1: on, 0: off; see :func:`.potential.scan`).
-    :param influenced: look also at the cells of the whole-board scan whose safety, with
-        that risk given back, is over this fraction of the best (0: none).
-    :param deep_secondary: from depth 3 on, value an outcome where the player must
-        guess by its best next guess valued as this agent values a candidate at depth 2
-        (secondary safety, 50/50 factor; 1: on, 0: session 9's depth 3; only with
-        ``secondary``).
-    :param settle: with ``deep_secondary``, weigh candidates within :data:`SETTLE_GAP`
-        of the best again on exact counts (1: on, 0: decide on the compiled values).
-    :param deep_gap: with ``deep_secondary``, rank at depth 2 and let the deeper
-        look-ahead choose only among candidates within this (relative) of the best
-        depth-2 score (0: off; see :data:`DEEP_GAP`).
-    :param opening: play the known best first click (:func:`.opening.opening_cell`).
-    :param first_x: the first click's column instead of the table's (-1: the table's;
-        with ``first_y``, how ``benchmarks/openings.py`` measures each cell).
-    :param first_y: the first click's row instead of the table's (-1: the table's).
+    :param settings: every setting at once (:class:`.settings.SearchSettings`); or
+        give them by name, ``SearchAgent(depth=3, width=4)``, each checked against
+        its range (``SearchSettings`` lists them with their help).
     :param seed: unused (the agent is deterministic); accepted like every agent's.
+    :raises ValueError: for an unknown setting or a value out of its range (one line).
     """
 
     name = "search"
     deterministic = True
 
     def __init__(
-        self,
-        depth: int = DEPTH,
-        margin: float = MARGIN,
-        width: int = WIDTH,
-        deep_width: int = DEEP_WIDTH,
-        progress_weight: float = PROGRESS_WEIGHT,
-        endgame_layouts: int = ENDGAME_LAYOUTS,
-        endgame_budget: int = ENDGAME_BUDGET,
-        shared_weight: float = SHARED_WEIGHT,
-        far: int = FAR,
-        offset: int = OFFSET,
-        offset_margin: float | None = OFFSET_MARGIN,
-        living: int = LIVING,
-        blend: int = BLEND,
-        dominance: int = DOMINANCE,
-        secondary: int = SECONDARY,
-        fifty: float = FIFTY,
-        tie_clears: int = TIE_CLEARS,
-        enablers: int = ENABLERS,
-        influenced: float = INFLUENCED,
-        deep_secondary: int = DEEP_SECONDARY,
-        settle: int = SETTLE,
-        deep_gap: float = DEEP_GAP,
-        opening: bool = True,
-        first_x: int = -1,
-        first_y: int = -1,
-        seed: int | None = None,
+        self, settings: SearchSettings | None = None, seed: int | None = None, **options: object
     ):
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        if width < 1:
-            raise ValueError(f"width must be at least 1, got {width}")
-        if deep_width < 1:
-            raise ValueError(f"deep_width must be at least 1, got {deep_width}")
-        self.depth = int(depth)
-        self.margin = float(margin)
-        self.width = int(width)
-        self.deep_width = int(deep_width)
-        self.progress_weight = float(progress_weight)
-        self.endgame_layouts = int(endgame_layouts)
-        self.endgame_budget = int(endgame_budget)
-        self.shared_weight = float(shared_weight)
-        self.far = int(far)
-        self.offset = int(offset)
-        self.offset_margin = None if offset_margin is None else float(offset_margin)
-        self.living = bool(living)
-        self.blend = bool(blend)
-        self.dominance = bool(dominance)
-        self.secondary = bool(secondary)
-        self.fifty = float(fifty)
-        self.tie_clears = bool(tie_clears)
-        self.enablers = bool(enablers)
-        self.influenced = float(influenced)
-        self.deep_secondary = bool(deep_secondary)
-        self.settle = bool(settle)
-        self.deep_gap = float(deep_gap)
-        self.opening = opening
-        if (first_x < 0) != (first_y < 0):
-            raise ValueError(f"give both first_x and first_y, got {first_x}, {first_y}")
-        self.first_cell = (int(first_x), int(first_y)) if first_x >= 0 else None
+        if settings is None:
+            settings = settings_from(SearchSettings, options, self.name)
+        elif options:
+            raise ValueError(f"{self.name}: give settings or settings by name, not both")
+        self.settings = settings
+        self.depth = settings.depth
+        self.margin = settings.margin
+        self.width = settings.width
+        self.deep_width = settings.deep_width
+        self.progress_weight = settings.progress_weight
+        self.endgame_layouts = settings.endgame_layouts
+        self.endgame_budget = settings.endgame_budget
+        self.offset = settings.offset
+        self.offset_margin = settings.offset_margin
+        self.secondary = settings.secondary
+        self.fifty = settings.fifty
+        self.tie_clears = settings.tie_clears
+        self.enablers = settings.enablers
+        self.influenced = settings.influenced
+        self.deep_secondary = settings.deep_secondary
+        self.settle = settings.settle
+        self.deep_gap = settings.deep_gap
+        self.opening = settings.opening
+        first = (settings.first_x, settings.first_y)
+        self.first_cell = first if settings.first_x >= 0 else None
         self._cache: dict = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -361,16 +242,12 @@ class SearchAgent(Agent):
         board: Board,
         weights: Weights | None = None,
         valid: np.ndarray | None = None,
-        shared: dict[int, int] | None = None,
         scanned: Scan | None = None,
     ) -> tuple[Assessment, ...]:
         """The candidates of ``board`` with their safety, chance of progress and
         survival, in the greedy ranking (what the search step chooses among).
 
         :param weights: the engine's weights of ``board`` (counted when ``None``).
-        :param shared: per cell, the layouts of its risk shared with a 50/50
-            (:mod:`.influence`): cells within the margin once that is given back
-            join the candidates (at most :data:`SHARED_EXTRA`).
         :param scanned: the position's whole-board scan (:func:`.potential.scan`), whose
             cells join the candidates with ``influenced``.
         """
@@ -379,13 +256,11 @@ class SearchAgent(Agent):
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
         listed = candidates(
-            board.grid, weights, valid, self.margin, self.width, self.far, self.offset,
+            board.grid, weights, valid, self.margin, self.width, FAR, self.offset,
             self.offset_margin,
         )
         if any(weights.mine_weight.get(cell) is None for cell in listed):
             return ()  # no total known and no frontier: nothing to weigh
-        if shared:
-            listed += self._shared_candidates(weights, valid, shared, listed)
         if self.influenced and scanned is not None:
             listed += self._influenced_candidates(weights, valid, scanned, listed)
         depth = 2 if self._gapped else self.depth
@@ -426,35 +301,20 @@ class SearchAgent(Agent):
             self.depth if depth is None else depth,
             self._cache,
             (self.deep_width,),
-            self.living,
-            self.blend,
+            False,  # living: measured no better, removed
+            False,  # blend: likewise
             fast,
             self.secondary,
             self.deep_secondary,
             self.fifty,
         )
 
-    def _shared_candidates(
-        self, weights: Weights, valid: np.ndarray, shared: dict[int, int], listed: list[int]
-    ) -> list[int]:
-        """Cells not yet listed whose own risk (shared part given back) is within the margin."""
-        mine, layouts = weights.mine_weight, weights.layouts
-        best = max(1.0 - (mine[c] or 0) / layouts for c in listed)
-        floor = (1.0 - self.margin) * best - 1e-12
-        own = sorted(
-            ((mine[c] or 0) - share, c)
-            for c, share in shared.items()
-            if valid[c] and c not in listed and 1.0 - ((mine[c] or 0) - share) / layouts >= floor
-        )
-        return [c for _, c in own[:SHARED_EXTRA]]
-
     def _search(self, board: Board, weights: Weights, valid: np.ndarray) -> Advice:
-        shared = influence(board, weights, self._cache) if self.shared_weight else {}
         scanned = scan(board, weights, self._cache) if self.enablers or self.influenced else None
-        assessed = self.weigh(board, weights, valid, shared, scanned)
+        assessed = self.weigh(board, weights, valid, scanned)
         if not assessed:
             cell = candidates(
-                board.grid, weights, valid, self.margin, self.width, self.far, self.offset,
+                board.grid, weights, valid, self.margin, self.width, FAR, self.offset,
                 self.offset_margin,
             )[0]
             return Advice(cell, "search", float("nan"))
@@ -462,8 +322,7 @@ class SearchAgent(Agent):
         assessed = self._with_factors(board, weights, assessed, scanned)
 
         def score(assessment: Assessment) -> float:
-            given_back = self.shared_weight * shared.get(assessment.cell, 0) / weights.layouts
-            return round(self.score(assessment) + given_back, 12)
+            return round(self.score(assessment), 12)
 
         def key(assessment: Assessment) -> tuple[float, float]:
             clears = round(assessment.expected_clears, 12) if self.tie_clears else 0.0
@@ -476,8 +335,6 @@ class SearchAgent(Agent):
         if self.depth >= 3 and (self.settle or not self._deep_secondary):
             assessed = self._settle(board, weights, assessed, score(best), score)
             best = max(assessed, key=key)
-        if self.dominance:
-            best = self._dominant(board, weights, valid, best, assessed)
         return Advice(best.cell, "search", best.safety, assessed)
 
     def _deeper_among_close(
@@ -531,35 +388,6 @@ class SearchAgent(Agent):
             for a in assessed
         )
 
-    def _dominant(
-        self,
-        board: Board,
-        weights: Weights,
-        valid: np.ndarray,
-        chosen: Assessment,
-        assessed: tuple[Assessment, ...],
-    ) -> Assessment:
-        """The safest cell that ``chosen``'s every outcome proves safe, when it is safer.
-
-        Such a cell B is safe in every layout where ``chosen`` (A) is: probing B
-        first and then A (unless B's number proves A a mine) sees, wherever A is
-        safe, exactly the numbers A-then-the-auto-solver sees, and survives the
-        layouts where A is a mine and B is not. The look-ahead can miss this: it
-        counts A's next move as safe (B) without the guess after it. Repeated
-        while a safer such cell exists (mine weights fall strictly: it ends).
-        """
-        by_cell = {a.cell: a for a in assessed}
-        mine = weights.mine_weight
-        while True:
-            own = mine[chosen.cell] or 0
-            safer = [
-                c for c in chosen.clears if valid[c] and mine.get(c) is not None and mine[c] < own
-            ]
-            if not safer:
-                return chosen
-            cell = rank(board.grid, weights, safer)[0]
-            chosen = by_cell.get(cell) or self._assess(board, weights, cell)
-
     def _with_factors(
         self,
         board: Board,
@@ -594,13 +422,8 @@ class SearchAgent(Agent):
             f"{self.name} (depth {self.depth}, margin {self.margin}, width {self.width}, "
             f"progress weight {self.progress_weight}, exact endgame <= "
             f"{self.endgame_layouts} layouts"
-            + (f", shared 50/50 risk weight {self.shared_weight}" if self.shared_weight else "")
-            + (f", {self.far} cells off the frontier" if self.far != FAR else "")
             + (f", {self.offset} cells two steps from a number" if self.offset else "")
             + (f" within {self.offset_margin}" if self.offset and self.offset_margin else "")
-            + (", living cells" if self.living else "")
-            + (", blended last guess" if self.blend else "")
-            + (", dominance" if self.dominance else "")
             + (", secondary safety" if self.secondary else "")
             + (f", potential 50/50 weight {self.fifty}" if self.fifty else "")
             + (", ties by expected clears" if self.tie_clears and self.secondary else "")
@@ -613,3 +436,29 @@ class SearchAgent(Agent):
             )
             + ")"
         )
+
+
+__all__ = [
+    "DEEP_GAP",
+    "DEEP_SECONDARY",
+    "DEEP_WIDTH",
+    "DEPTH",
+    "ENABLERS",
+    "ENDGAME_BUDGET",
+    "ENDGAME_LAYOUTS",
+    "FAR",
+    "FIFTY",
+    "INFLUENCED",
+    "MARGIN",
+    "OFFSET",
+    "OFFSET_MARGIN",
+    "PROGRESS_WEIGHT",
+    "SECONDARY",
+    "SETTLE",
+    "SETTLE_GAP",
+    "TIE_CLEARS",
+    "WIDTH",
+    "Advice",
+    "SearchAgent",
+    "SearchSettings",
+]

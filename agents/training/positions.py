@@ -40,7 +40,7 @@ from minesweep_env.fileio import atomic_write
 from .. import make_agent
 from ..base import Agent
 from ..search import SearchAgent
-from ..search.agent import FAR, OFFSET, SHARED_EXTRA, WIDTH
+from ..search.settings import FAR, OFFSET, WIDTH
 
 CHUNK_GAMES = 50
 """Games per chunk: the unit of work of a process and of what Ctrl-C can lose."""
@@ -59,11 +59,12 @@ FIELDS = (
 )
 """The arrays of a set of positions (see :func:`play_chunk`)."""
 
-CANDIDATES = WIDTH + FAR - 1 + OFFSET + SHARED_EXTRA
-"""Candidates kept per position: as many as the default search agent weighs at most
-(``width`` cells, the far ones, those two steps from a number and those added for a
-shared 50/50: 34 with session 8's defaults). It was 9 before session 9: positions
-saved then keep 9 columns, padded when joined with newer ones (:func:`concatenate`)."""
+CANDIDATES = WIDTH + FAR - 1 + OFFSET + 2
+"""Candidates kept per position: the default search agent's ``width`` cells, the far
+ones and those two steps from a number, and two columns more (34: the width of the
+saved positions, whose last two columns once held candidates added for a shared
+50/50). It was 9 before session 9: positions saved then keep 9 columns, padded when
+joined with newer ones (:func:`concatenate`)."""
 
 
 def game_seed(seed: int, stage: int, game: int) -> int:

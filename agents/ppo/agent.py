@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from .base import Agent
+from ..base import Agent
 from .model_files import TRUST_RISK, WEIGHTS_SUFFIX, ModelFileError, is_sb3_zip, load_policy
 
-MODELS_DIR = Path(__file__).resolve().parent / "models"
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """Where the shipped models live."""
 
 
