@@ -7,9 +7,8 @@ observation, and the outcome into a reward.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache, partial
-from pathlib import Path
 from types import ModuleType
 from typing import Any, SupportsFloat
 
@@ -17,7 +16,6 @@ import gymnasium as gym
 import numpy as np
 
 from ..core.board import Board
-from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED, covered_view
 from ..core.first_click import DeferredGenerator, FirstClick
 from ..core.layout import MineLayout
@@ -25,22 +23,18 @@ from ..core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
 from ..solver.probability import jit
-from ..solver.registry import get_rule_set
 from .checks import action_index, check_reset_options
+from .config import REWARD_MODES as REWARD_MODES  # re-exported for callers of this module
+from .config import EnvConfig
 from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
-from .maps import Map, MapSource, check_same_size, load_maps
+from .maps import Map, MapSource
 from .observations import (
-    OBS_MODES,
     PLANE_CODES,
     encode_grid,
     encode_planes,
     encode_planes_with_probabilities,
-    observation_space,
 )
 from .probabilities import ProbabilityPlane
-
-REWARD_MODES = ("win-loss", "progress")
-"""The ``reward`` names the env accepts."""
 
 _SEED_BOUND = 2**63
 """Layout and first-click seeds are drawn below this bound from ``np_random``."""
@@ -329,37 +323,38 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         info_probability: bool = True,
         render_mode: str | None = None,
     ):
-        if obs_mode not in OBS_MODES:
-            raise ValueError(f"unknown obs_mode {obs_mode!r}; known: {', '.join(OBS_MODES)}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARD_MODES)}")
+        config = EnvConfig.from_kwargs(
+            board=board,
+            width=width,
+            height=height,
+            mines=mines,
+            rule_set=rule_set,
+            first_click=first_click,
+            maps=maps,
+            obs_mode=obs_mode,
+            reward=reward,
+            invalid_action_reward=invalid_action_reward,
+            max_steps=max_steps,
+            info_probability=info_probability,
+        )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             known = ", ".join(self.metadata["render_modes"])
             raise ValueError(f"unknown render_mode {render_mode!r}; known: {known}, or None")
-        try:
-            self.first_click = FirstClick(first_click)
-        except ValueError:
-            known = ", ".join(policy.value for policy in FirstClick)
-            raise ValueError(f"unknown first_click {first_click!r}; known: {known}") from None
-        self.rule_set = get_rule_set(rule_set)
-        if maps is not None and not isinstance(maps, str | Path | Iterable):
-            raise TypeError(f"maps must be a path or a list of paths, got {type(maps).__name__}")
-        self.maps: list[Map] = load_maps(maps) if maps is not None else []
-        self.width, self.height, self.mines = self._board_size(board, width, height, mines)
-        self.obs_mode = obs_mode
-        self.reward_mode = reward
-        self.invalid_action_reward = float(invalid_action_reward)
-        self.max_steps = (
-            self.width * self.height if max_steps is None else as_count(max_steps, "max_steps")
-        )
-        if self.max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, got {max_steps}")
-        self.info_probability = bool(info_probability)
+        self.config = config
+        self.first_click = config.first_click
+        self.rule_set = config.rule_set
+        self.maps: list[Map] = list(config.maps)
+        self.width, self.height, self.mines = config.width, config.height, config.mines
+        self.obs_mode = config.obs_mode
+        self.reward_mode = config.reward
+        self.invalid_action_reward = config.invalid_action_reward
+        self.max_steps = config.max_steps
+        self.info_probability = config.info_probability
         self.render_mode = render_mode
 
         self._cells = self.width * self.height
-        self.action_space = gym.spaces.Discrete(self._cells)
-        self.observation_space = observation_space(obs_mode, self.width, self.height)
+        self.action_space = config.action_space()
+        self.observation_space = config.observation_space()
 
         self.game: Game | None = None
         self._flat_view = np.empty(0, np.int8)  # the game's view, flat (set by reset)
@@ -382,39 +377,15 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # What a new game shows: every action valid and, in "planes" mode, all covered.
         self._all_valid = np.ones(self._cells, dtype=bool)
         self._covered_planes = (
-            encode_planes(covered_view(self.width, self.height)) if obs_mode == "planes" else None
+            encode_planes(covered_view(self.width, self.height))
+            if self.obs_mode == "planes"
+            else None
         )
         self._planes_shape = (len(PLANE_CODES), self.height, self.width)
         # The compiled encoder of "planes" mode, held once loaded (see _observation_and_mask).
         self._encode_view: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
         self._renderer: Any = None
         self._window: Any = None
-
-    # -- construction helpers ---------------------------------------------------------------
-
-    def _board_size(
-        self, board: str, width: int | None, height: int | None, mines: int | None
-    ) -> tuple[int, int, int]:
-        """(width, height, mines) from the maps, or the named board with overrides."""
-        if self.maps:
-            if mines is not None:
-                raise ValueError("mines cannot be given with maps: each map has its own mines")
-            map_width, map_height = check_same_size(self.maps)
-            given_sizes = (("width", width, map_width), ("height", height, map_height))
-            for name, given, actual in given_sizes:
-                if given is not None and as_count(given, name) != actual:
-                    raise ValueError(
-                        f"{name}={given} but the maps are {map_width}x{map_height} "
-                        f"({self.maps[0].path})"
-                    )
-            return map_width, map_height, self.maps[0].layout.mine_count
-        base_width, base_height, base_mines = parse_board_spec(board)
-        width = base_width if width is None else as_count(width, "width")
-        height = base_height if height is None else as_count(height, "height")
-        mines = base_mines if mines is None else as_count(mines, "mines")
-        # The first-click zone must always fit: a cell, or for a zero a cell and its neighbours.
-        zone = min(3, width) * min(3, height) if self.first_click is FirstClick.ZERO else 1
-        return check_board_size(width, height, mines, mine_free=zone)
 
     # -- the Gymnasium API ------------------------------------------------------------------
 
@@ -440,9 +411,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             # Made only if the first click draws: most games never do.
             game_rng = DeferredGenerator(partial(np.random.default_rng, layout_seed))
             if "layout" in options:
-                layout = self._given_layout(options["layout"])
+                layout = self.config.given_layout(options["layout"])
             elif "map" in options:
-                layout = self._named_map(options["map"])
+                layout = self._play_map(self.config.named_map(options["map"]))
             else:
                 layout = self._play_map(self.maps[map_index])
         else:
@@ -598,31 +569,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         )
         return layout, self._game_rng
 
-    def _given_layout(self, layout: Any) -> MineLayout:
-        if not isinstance(layout, MineLayout):
-            raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
-        self._check_size(layout, "the given layout")
-        return layout
-
-    def _named_map(self, path: str | Path) -> MineLayout:
-        wanted = str(path)
-        for entry in self.maps:
-            if entry.path == wanted:
-                return self._play_map(entry)
-        (entry,) = load_maps(Path(path))
-        self._check_size(entry.layout, entry.path)
-        return self._play_map(entry)
-
     def _play_map(self, entry: Map) -> MineLayout:
         self.map_path, self.map_start = entry.path, entry.start
         return entry.layout
-
-    def _check_size(self, layout: MineLayout, what: str) -> None:
-        if (layout.width, layout.height) != (self.width, self.height):
-            raise ValueError(
-                f"{what} is {layout.width}x{layout.height} but this env plays "
-                f"{self.width}x{self.height} boards; make an env of that size"
-            )
 
     def _mask(self, minefield: Minefield) -> np.ndarray:
         """:meth:`action_masks` of the game being played, whose minefield is ``minefield``."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,6 @@ from ..core.layout import MineLayout
 from ..core.minefield import GameState, WinRule
 from ..solver.base import RuleSet
 from ..solver.probability import jit
-from ..solver.registry import get_rule_set
 from .board_batch import (
     LOST,
     PLAYING,
@@ -29,10 +27,11 @@ from .board_batch import (
     step_kernels,
 )
 from .checks import RESET_OPTIONS, check_reset_mask, check_reset_options, vector_actions
-from .maps import Map, MapSource, load_maps
+from .config import EnvConfig
+from .maps import Map, MapSource
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
-from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed, view_kernels
+from .semi_auto_mines import draw_layout_seed, view_kernels
 
 _STATE_NAMES = np.empty(3, dtype=object)
 """``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
@@ -137,9 +136,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         if self.autoreset_mode is AutoresetMode.DISABLED:
             raise ValueError("autoreset_mode must be NEXT_STEP or SAME_STEP")
-        # One single env checks the arguments and says what they mean (its size,
-        # spaces and settings): every board plays by them.
-        settings = SemiAutoMinesEnv(
+        # One settings object checks the arguments and says what they mean (size,
+        # spaces, rules): every board plays by it.
+        config = EnvConfig.from_kwargs(
             board=board,
             width=width,
             height=height,
@@ -153,35 +152,35 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             max_steps=max_steps,
             info_probability=info_probability,
         )
-        batch_cells = num_envs * settings.width * settings.height
+        batch_cells = num_envs * config.cells
         if batch_cells > MAX_BATCH_CELLS:
             raise ValueError(
-                f"num_envs={num_envs} boards of {settings.width}x{settings.height} are "
+                f"num_envs={num_envs} boards of {config.width}x{config.height} are "
                 f"{batch_cells:,} cells, more than the batch limit of {MAX_BATCH_CELLS:,}"
             )
+        self.config = config
         self.num_envs = num_envs
-        self.width, self.height, self.mines = settings.width, settings.height, settings.mines
-        self.maps: list[Map] = settings.maps
-        self.first_click: FirstClick = settings.first_click
-        self.obs_mode = settings.obs_mode
-        self.reward_mode = settings.reward_mode
-        self.invalid_action_reward = settings.invalid_action_reward
-        self.max_steps = settings.max_steps
-        self.info_probability = settings.info_probability
+        self.width, self.height, self.mines = config.width, config.height, config.mines
+        self.maps: list[Map] = list(config.maps)
+        self.first_click: FirstClick = config.first_click
+        self.obs_mode = config.obs_mode
+        self.reward_mode = config.reward
+        self.invalid_action_reward = config.invalid_action_reward
+        self.max_steps = config.max_steps
+        self.info_probability = config.info_probability
         self.copy = bool(copy)
         self.render_mode = None
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
 
-        self.single_action_space = settings.action_space
+        self.single_action_space = config.action_space()
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.single_observation_space = settings.observation_space
+        self.single_observation_space = config.observation_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 
         # A name gives every board its own rule set, as every sync sub-env makes its
         # own; an instance is shared, as make_vec hands the same one to every sub-env.
-        self.rule_sets = [settings.rule_set] + [
-            settings.rule_set if isinstance(rule_set, RuleSet) else get_rule_set(rule_set)
-            for _ in range(self.num_envs - 1)
+        self.rule_sets = [config.rule_set] + [
+            config.board_rule_set() for _ in range(self.num_envs - 1)
         ]
         # The env's win rule, as SemiAutoMinesEnv's game: the board's state is the one verdict.
         self.boards = BoardBatch(
@@ -515,9 +514,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             self.rule_sets[board].reset()  # as Game does when a game starts
             game_rng = np.random.default_rng(layout_seed)
             if "layout" in options:
-                layout = self._given_layout(options["layout"])
+                layout = self.config.given_layout(options["layout"])
             elif "map" in options:
-                layout = self._play_map(board, self._named_map(options["map"]))
+                layout = self._play_map(board, self.config.named_map(options["map"]))
             else:
                 layout = self._play_map(board, self.maps[map_index])
             self.boards.start(board, layout, game_rng)
@@ -718,34 +717,12 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             return np.full(view.shape, self._first_click_probability(board), dtype=np.float64)
         return self._planes[board](self.boards.board(board))
 
-    # -- maps and given layouts -------------------------------------------------------------
-
-    def _given_layout(self, layout: Any) -> MineLayout:
-        if not isinstance(layout, MineLayout):
-            raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
-        self._check_size(layout, "the given layout")
-        return layout
-
-    def _named_map(self, path: str | Path) -> Map:
-        wanted = str(path)
-        for entry in self.maps:
-            if entry.path == wanted:
-                return entry
-        (entry,) = load_maps(Path(path))
-        self._check_size(entry.layout, entry.path)
-        return entry
+    # -- maps ----------------------------------------------------------------------------
 
     def _play_map(self, board: int, entry: Map) -> MineLayout:
         self._maps_shown = True
         self.map_path[board], self.map_start[board] = entry.path, entry.start
         return entry.layout
-
-    def _check_size(self, layout: MineLayout, what: str) -> None:
-        if (layout.width, layout.height) != (self.width, self.height):
-            raise ValueError(
-                f"{what} is {layout.width}x{layout.height} but this env plays "
-                f"{self.width}x{self.height} boards; make an env of that size"
-            )
 
     # -- the batched outputs ----------------------------------------------------------------
 
