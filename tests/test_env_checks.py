@@ -15,7 +15,7 @@ import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.envs import OBS_MODES, SemiAutoMinesEnv
 
 # The remarks SB3's checker makes about any 3-D Box (it takes it for an image) and about
-# 2-D observations; the env's docstring explains why they do not apply.
+# 2-D observations; docs/environment.md (Which network) explains why they do not apply.
 SB3_IMAGE_REMARKS = re.compile(
     r"is an image but|Treating image space as channels-last|minimal resolution for an image"
     r"|unconventional shape \(neither an image, nor a 1D vector\)"

@@ -37,66 +37,18 @@ import numpy as np
 
 from ..compiled import ready as kernels_ready
 from ..core.board import Board
-from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
+from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts
 from ..core.first_click import FirstClick, protect_first_click
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
 from ..solver.base import RuleSet
 from ..solver.rules.complete import Complete
+from .batch_changes import Changes
+from .batch_flood import neighbour_array, open_cells
 from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
 
 PLAYING, WON, LOST = 0, 1, 2
 """Codes of :attr:`BoardBatch.state`: the game's own verdict under the rule set's win rule."""
-
-
-def neighbour_array(width: int, height: int) -> np.ndarray:
-    """``int64`` (W*H, 8): the flat neighbours of every cell, padded with -1."""
-    table = neighbour_table(width, height)
-    out = np.full((width * height, 8), -1, dtype=np.int64)
-    for cell, around in enumerate(table):
-        out[cell, : len(around)] = around
-    return out
-
-
-def open_cells(
-    view: np.ndarray,
-    numbers: np.ndarray,
-    neighbours: np.ndarray,
-    boards: np.ndarray,
-    cells: np.ndarray,
-) -> np.ndarray:
-    """Open cell ``cells[k]`` of board ``boards[k]`` for every k, flooding zeros.
-
-    The batched :meth:`Minefield._flood`: a seed shows its number, a zero
-    opens its covered neighbours, and zeros opened that way go on; flags are
-    never opened (no flag touches a zero) and open cells are skipped, so a
-    seed another seed's flood opened costs nothing. ``view`` and ``numbers``
-    are (N, W*H), ``view`` is written in place; ``neighbours`` is
-    :func:`neighbour_array`; seeds must be safe. Returns ``int64`` (N,): the
-    cells each board opened.
-
-    Plain loops over arrays, the shape a compiled kernel (numba ``@njit``)
-    takes as it is. A whole-array version (one pass per ring of the flood over
-    all boards) was measured 3x slower than this loop on expert boards: floods
-    are sparse, so a stack touches far fewer cells than a pass over the board.
-    """
-    opened = np.zeros(view.shape[0], dtype=np.int64)
-    for board, start in zip(boards.tolist(), cells.tolist(), strict=True):
-        board_view, board_numbers = view[board], numbers[board]
-        if board_view[start] != COVERED:
-            continue
-        board_view[start] = board_numbers[start]
-        count = 1
-        stack = [start] if board_numbers[start] == 0 else []
-        while stack:
-            for cell in neighbours[stack.pop()].tolist():
-                if cell >= 0 and board_view[cell] == COVERED:
-                    board_view[cell] = board_numbers[cell]
-                    count += 1
-                    if board_numbers[cell] == 0:
-                        stack.append(cell)
-        opened[board] += count
-    return opened
 
 
 @cache
@@ -176,45 +128,6 @@ class StepArrays:
         self.restarting = np.empty(0, dtype=bool)
         self.rewards = self.probability = empty
         self.terminated = self.truncated = self.invalid = np.empty(0, dtype=bool)
-
-
-class Changes:
-    """The cells a step opened and flagged on each of its K boards, in row-major order.
-
-    Board k's (the k-th board probed) opened cells are
-    ``opened[opened_ends[k - 1]:opened_ends[k]]`` (from 0 for k = 0), flat indices;
-    ``flagged`` and ``flagged_ends`` the same for its new flags.
-    """
-
-    def __init__(
-        self,
-        opened: np.ndarray,
-        opened_ends: np.ndarray,
-        flagged: np.ndarray,
-        flagged_ends: np.ndarray,
-    ) -> None:
-        self.opened, self.opened_ends = opened, opened_ends
-        self.flagged, self.flagged_ends = flagged, flagged_ends
-
-    @classmethod
-    def between(cls, before: np.ndarray, after: np.ndarray) -> Changes:
-        """The changes from views ``before`` to ``after`` (K, W*H), found by comparing."""
-        size = before.shape[1]
-        row_ends = np.arange(1, len(before) + 1, dtype=np.int64) * size
-        lists = []
-        for changed in ((after >= 0) & (before < 0), (after == FLAGGED) & (before != FLAGGED)):
-            flat = np.flatnonzero(changed)
-            lists += [flat % size, np.searchsorted(flat, row_ends)]
-        return cls(*lists)
-
-    @staticmethod
-    def rows(ends: np.ndarray) -> np.ndarray:
-        """The row k of every listed cell, from its list's ``ends``."""
-        return np.repeat(np.arange(len(ends)), np.diff(ends, prepend=0))
-
-    def opened_counts(self) -> np.ndarray:
-        """``int64`` (K): the cells each board opened."""
-        return np.diff(self.opened_ends, prepend=0)
 
 
 class _Layouts:

@@ -7,9 +7,8 @@ observation, and the outcome into a reward.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache, partial
-from pathlib import Path
 from types import ModuleType
 from typing import Any, SupportsFloat
 
@@ -19,29 +18,24 @@ import numpy as np
 from ..compiled import loaded as kernels_loaded
 from ..compiled import ready as kernels_ready
 from ..core.board import Board
-from ..core.board_spec import as_count, check_board_size, parse_board_spec
 from ..core.cells import COVERED, FLAGGED, covered_view
 from ..core.first_click import DeferredGenerator, FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import GameState, GeneratorSource, Minefield, WinRule
 from ..game import Game
 from ..solver.base import RuleSet
-from ..solver.registry import get_rule_set
 from .checks import action_index, check_reset_options
+from .config import REWARD_MODES as REWARD_MODES  # re-exported for callers of this module
+from .config import EnvConfig
 from .layout_generator import STATE_WORDS, LayoutGenerator, layout_kernels
-from .maps import Map, MapSource, check_same_size, load_maps
+from .maps import Map, MapSource
 from .observations import (
-    OBS_MODES,
     PLANE_CODES,
     encode_grid,
     encode_planes,
     encode_planes_with_probabilities,
-    observation_space,
 )
 from .probabilities import ProbabilityPlane
-
-REWARD_MODES = ("win-loss", "progress")
-"""The ``reward`` names the env accepts."""
 
 _SEED_BOUND = 2**63
 """Layout and first-click seeds are drawn below this bound from ``np_random``."""
@@ -78,37 +72,22 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     Semi-automatic Minesweeper, after Yusuke Endoh's IOCCC 2020 entry: after
     every probe a rule-based auto-solver opens every cell its rule set proves
-    safe and flags every cell it proves to be a mine, until it proves nothing
-    more. The agent therefore only makes the real decisions: the guesses. With
-    the default rule set ``"complete"`` (exact inference) every action the
-    agent is offered is a genuine guess, so what an agent learns here is
-    *how to guess well*, the only part of Minesweeper that logic cannot do.
-
-    ``env.unwrapped.game`` is the :class:`minesweep_env.Game` being played
-    (``rows()``, ``layout``, ``state``, ``view``, ``guesses``): tools, tests and
-    hand-written agents read the position there.
+    safe and flags every cell it proves to be a mine. The agent only makes the
+    real decisions, the guesses: with the default rule set ``"complete"``
+    every action left to it is a genuine guess. ``env.unwrapped.game`` is the
+    :class:`minesweep_env.Game` being played. The full guide, with the vector
+    env and SB3 use, is ``docs/environment.md``.
 
     ## Action Space
 
     ``Discrete(W * H)``: the flat index ``y * W + x`` of the cell to probe.
-    Valid actions are the covered, unflagged cells; ``env.action_masks()``
-    (the name sb3-contrib's MaskablePPO looks for, through wrappers and in
-    ``SubprocVecEnv``) and ``info["action_mask"]`` (for ``gymnasium.make_vec``)
-    give them as a ``bool`` array of length ``W * H``.
-
-    An action is an integer: a Python or numpy integer of any width (or a
-    0-d integer array). A bool, a float (even ``3.0``), a string or an array
-    of several values raises ``TypeError``, and an integer outside
-    ``0..W*H-1`` raises ``ValueError``: ``int()`` would turn ``3.7`` or ``True``
-    into a cell nobody chose. ``step`` before the first ``reset`` raises
-    ``RuntimeError`` (``gymnasium.make``'s order check says so first).
-
-    An invalid action (a probed or flagged cell) is not an exception: it
-    changes nothing and is rewarded ``invalid_action_reward`` (default -0.1).
-    Masked agents never take one. Once the game is over the mask is all
-    ``True`` and a further step changes nothing (reward 0, terminated again),
-    so a masked sampler never meets an empty mask, for instance on the
-    autoreset step of ``gymnasium.make_vec``.
+    Valid actions are the covered, unflagged cells: ``action_masks()`` (on
+    what ``gymnasium.make`` returns, ``env.unwrapped.action_masks()``) and
+    ``info["action_mask"]`` give them as ``bool`` (W*H,). An action that is not
+    an integer raises ``TypeError``, one outside ``0..W*H-1`` ``ValueError``.
+    An invalid action (a probed or flagged cell) changes nothing and is
+    rewarded ``invalid_action_reward``. Once the game is over the mask is all
+    ``True`` and a further step changes nothing (reward 0, terminated again).
 
     ## Observation Space
 
@@ -118,36 +97,8 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     | `"grid"`                 | `int8`    | `(H, W)`     | -1 covered, -2 flagged, 0-8 number    |
     | `"planes+probabilities"` | `float32` | `(12, H, W)` | the 11 planes, then mine probability  |
 
-    Plane ``k`` of ``"planes"`` is 1 where the cell shows: k=0 covered (not
-    flagged), k=1 flagged (a mine the solver proved), k=2+n the number n.
-    Exactly one plane is 1 on every cell. ``uint8`` keeps rollout buffers
-    small (an expert observation is 5,280 bytes, a quarter of ``float32``).
-
-    The 12th plane of ``"planes+probabilities"`` is the exact probability that
-    each cell holds a mine, given everything visible and the number of mines:
-    every layout consistent with the position counted once
-    (:func:`minesweep_env.mine_probabilities`). It is 1 on flags and 0 on
-    probed cells; before the first click it is the chance that the first probe
-    loses (0 under every ``first_click`` policy but ``"none"``). No other
-    Minesweeper env offers it: an agent can learn on top of what the greedy
-    lowest-probability baseline sees. It is computed only in this mode (and
-    with ``rule_set="complete"`` it is taken from the auto-solver's own count).
-
-    **Network.** The observation is a stack of ``H x W`` feature maps, not a
-    picture, so stable-baselines3's ``check_env`` remarks on it as on an image
-    (a 3-D ``uint8`` Box whose bounds are not 0..255, smaller than 36x36, maybe
-    channels-last; for ``"grid"``, a 2-D shape it suggests flattening). Those
-    remarks are about SB3's default ``CnnPolicy`` and can be ignored: with
-    bounds 0..1 SB3 never divides the planes by 255, and its ``NatureCNN`` (8x8
-    stride-4 convolutions into a dense layer) is the wrong network here anyway:
-    it blurs the cell grid a Minesweeper policy needs and ties the weights to
-    one board size. Use a fully convolutional extractor instead: 3x3
-    convolutions with padding 1 and stride 1 throughout, and a 1x1 convolution
-    that gives every cell its own action logit, so a pattern learnt in one
-    corner is known everywhere and one network plays every board size
-    (``semiautomines_agents.policies.CellPolicy`` is one, for MaskablePPO). ``MlpPolicy``
-    works as it is for a quick start; read ``"grid"`` as one channel
-    (``obs[None]``) in a convolutional network.
+    The 12th plane is the exact probability that each cell holds a mine given
+    everything visible and the mine count (1 on flags, 0 on probed cells).
 
     ## Rewards
 
@@ -156,84 +107,26 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
     | `"win-loss"` (default) | +1  | -1   | 0                                              |
     | `"progress"`           | +1  | -1   | + the share of the safe cells the step opened  |
 
-    ``"win-loss"`` rewards exactly what is being measured (games won), so
-    it is the default. ``"progress"`` adds ``opened / safe cells`` on every
-    step (the probed cell, its zero flood and everything the solver opened;
-    the winning step included), a denser signal: the shares of a won game sum
-    to 1, so a win totals +2 and a loss -1 plus the share opened before it.
     An invalid action gets ``invalid_action_reward`` instead.
 
     ## Starting State
 
-    Every cell covered. Without ``maps``, ``mines`` mines are placed uniformly
-    at random; with ``maps``, one map is chosen uniformly (or named by
-    ``reset(options={"map": path})``). The agent makes the first click; the
-    ``first_click`` policy decides what happens to a mine under it.
-
-    All randomness comes from ``np_random``: every ``reset`` draws the map (if
-    any) and a layout seed from it, always the same number of draws; the layout
-    and then the first-click policy draw from a generator made from the layout
-    seed. So ``reset(seed=S)`` gives the same layout for every agent, and
-    ``reset(seed=S)`` followed by N plain ``reset()`` gives the same N layouts
-    whatever the agent did in between: a paired comparison of agents.
-    ``reset(options={"layout": MineLayout})`` plays a given layout. Those two
-    are the only options: another key, both at once, or options that are not
-    a dict raise an error (``ValueError`` / ``TypeError``) rather than being
-    ignored; a layout or map of another size raises ``ValueError``, a bad map
-    file :class:`~minesweep_env.MapFormatError`.
+    Every cell covered: ``mines`` mines placed uniformly at random, or one of
+    ``maps`` chosen uniformly. The agent makes the first click; ``first_click``
+    decides what happens to a mine under it. ``reset(seed=S)`` gives the same
+    layout for every agent, and the layouts of later plain resets do not
+    depend on the agent's moves. ``reset(options={"layout": MineLayout})`` or
+    ``{"map": path}`` plays a given game; any other option raises an error.
 
     ## Episode End
 
-    The game decides, and everyone reads its verdict: ``info["state"]`` is
-    ``env.unwrapped.game.state``, and the evaluation harness counts its wins.
-
-    1. Termination, won: every safe cell is probed (the game's
-       ``"safe-cells-opened"`` rule, under every rule set). Mines need not be
-       flagged: under ``"endoh-alt"`` (and any rule set that ignores the mine
-       count) all safe cells can be open while mines that no number proves stay
-       covered. The IOCCC program then waits forever for a hand flag
-       (``maps/ioccc/unwinnable.txt``; ``semiautomines play`` does the same);
-       the env ends the episode as a win, because the only valid actions left
-       would be mines. The auto-solver does not run after the winning probe,
-       so mines it would have flagged then stay covered in the last observation.
+    1. Termination, won: every safe cell is probed (mines need not be flagged).
     2. Termination, lost: the probed cell held a mine.
-    3. Truncation: ``max_steps`` steps (default ``W * H``). A game of valid
-       actions never reaches it (each opens at least one safe cell); it only
-       stops an agent that keeps taking invalid actions.
+    3. Truncation: ``max_steps`` steps (default ``W * H``).
 
-    ## Info
-
-    On ``reset`` and ``step``:
-
-    - ``"action_mask"``: ``bool`` (W*H,), the valid actions of the new position.
-    - ``"guesses"``: probes the agent has made in this game (its valid actions).
-    - ``"state"``: ``"playing"``, ``"won"`` or ``"lost"``: ``game.state`` (see Episode End).
-    - ``"map"``: the path of the map being played, or ``None``.
-    - ``"start"``: (x, y) from the map's ``NAME.start`` sidecar, or ``None``. The
-      no-guess suites (``maps/no-guess/``) are solvable without a guess from that
-      cell only: probe it first to play them as intended.
-    - ``"layout_seed"``: the seed of a random layout, which is
-      ``MineLayout.random(W, H, mines, np.random.default_rng(layout_seed))`` before
-      the first click; ``None`` for a map or a given layout.
-
-    On ``step`` only:
-
-    - ``"opened"``: (x, y) of every cell opened this step: the probed cell, its zero
-      flood and everything the solver opened.
-    - ``"flagged"``: (x, y) of every cell the solver flagged this step.
-    - ``"mine_probability"``: the probability that the chosen cell held a mine
-      (exact, or within 1e-12 of it where the compiled path computed it),
-      computed on the position before the move (0 for the first click under
-      ``safe``, ``zero`` and ``endoh``; 1 for a flag and 0 for a probed cell when
-      the action was invalid; ``nan`` with ``info_probability=False``).
-    - ``"invalid_action"``: whether the action was invalid (and changed nothing).
-
-    What ``"mine_probability"`` costs: with ``rule_set="complete"`` almost
-    nothing, since the auto-solver's last call on a position is a full count and
-    the rule set hands it out (``known_probabilities``, the compiled path's
-    floats; ``known_weights``, exact, when the Python path counted); with other rule sets
-    one run of the probability engine per step, shared with the observation in
-    ``"planes+probabilities"`` mode. ``info_probability=False`` skips it.
+    ``info`` holds ``"action_mask"``, ``"guesses"``, ``"state"`` (``"playing"``,
+    ``"won"`` or ``"lost"``), ``"map"``, ``"start"`` and ``"layout_seed"``; a step
+    adds ``"opened"``, ``"flagged"``, ``"mine_probability"`` and ``"invalid_action"``.
 
     ## Arguments
 
@@ -247,58 +140,24 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
 
     ```
 
-    - ``board="beginner"``: ``"beginner"`` (9x9, 10 mines), ``"intermediate"``
-      (16x16, 40) or ``"expert"`` (30x16, 99): the classic levels every published
-      result uses; or ``"WIDTHxHEIGHTxMINES"`` such as ``"8x8x10"``. Ignored with ``maps``.
-    - ``width=None``, ``height=None``, ``mines=None``: override the board's size
-      and mine count (any of them), for custom boards. With ``maps``, a width or
-      height must match the maps and ``mines`` is refused (each map has its own).
-    - ``rule_set="complete"``: the auto-solver's rules, any name in
-      ``minesweep_env.RULE_SETS`` or a ``RuleSet``. ``"complete"`` proves everything
-      that can be proven, so every action left to the agent is a real guess;
-      ``"endoh"`` reproduces the IOCCC program; weaker sets (``"endoh-alt"``,
-      ``"mysweeper"``, ``"groups"``, ``"substitution"``) leave logic to the agent.
-    - ``first_click="safe"``: what happens to a mine under the first click:
-      ``"safe"`` moves it elsewhere (the modern Windows rule and the usual benchmark
-      setting), ``"zero"`` clears the cell and its neighbours, ``"endoh"`` deletes
-      it (one mine fewer, as the IOCCC program), ``"none"`` loses.
-    - ``maps=None``: a map file, a folder (its ``*.txt`` files) or a list of them.
-      Each reset plays one map, chosen with ``np_random`` or by
-      ``reset(options={"map": path})``; the first click is the agent's and the
-      ``first_click`` policy applies. All maps must have one size, since the spaces
-      are set from the first map: make one env per size
-      (``minesweep_env.envs.maps_by_size`` groups a collection).
-    - ``obs_mode="planes"``: ``"planes"``, ``"grid"`` or ``"planes+probabilities"``
-      (see Observation Space): one-hot planes are what convolutional policies read best.
-    - ``reward="win-loss"``: ``"win-loss"`` or ``"progress"`` (see Rewards).
-    - ``invalid_action_reward=-0.1``: the reward of an invalid action; negative, so
-      that stalling never pays, and small next to a loss.
-    - ``max_steps=None``: truncate after this many steps; ``None`` means ``W * H``,
-      more than any game of valid actions needs.
-    - ``info_probability=True``: whether ``info["mine_probability"]`` is computed
-      (its cost: see Info).
-    - ``render_mode=None``: ``"ansi"`` (the IOCCC screen as coloured text),
-      ``"rgb_array"`` (a picture in the classic look, for
-      ``gymnasium.wrappers.RecordVideo``) or ``"human"`` (that picture in a window;
-      the text on stdout when there is no display).
+    - ``board="beginner"``: ``"beginner"``, ``"intermediate"``, ``"expert"`` or
+      ``"WIDTHxHEIGHTxMINES"``. Ignored with ``maps``.
+    - ``width=None``, ``height=None``, ``mines=None``: override the board's size and mines.
+    - ``rule_set="complete"``: the auto-solver's rules, a name in
+      ``minesweep_env.RULE_SETS`` or a ``RuleSet``.
+    - ``first_click="safe"``: ``"safe"`` moves a mine under the first click,
+      ``"zero"`` clears its neighbours too, ``"endoh"`` deletes it, ``"none"`` loses.
+    - ``maps=None``: a map file, a folder of ``*.txt`` maps, or a list; one size.
+    - ``obs_mode="planes"``: see Observation Space.
+    - ``reward="win-loss"``: see Rewards.
+    - ``invalid_action_reward=-0.1``: the reward of an invalid action.
+    - ``max_steps=None``: truncate after this many steps; ``None`` means ``W * H``.
+    - ``info_probability=True``: whether ``info["mine_probability"]`` is computed.
+    - ``render_mode=None``: ``"ansi"``, ``"rgb_array"`` or ``"human"``.
 
-    Bad arguments fail when the env is made, naming the argument: a size,
-    count or ``max_steps`` that is not an integer (a bool, a float, text)
-    raises ``TypeError``; an unknown name (board, rule set, first click, obs
-    mode, reward, render mode), a size or mine count out of bounds raises
-    ``ValueError``. A board is at most 4096 cells wide and high and 1,048,576
-    cells in all (:data:`minesweep_env.core.board_spec.MAX_CELLS`), checked
-    before anything is allocated; unknown keyword arguments raise
-    ``TypeError`` as for any Python call.
-
-    ## Vectorized environment
-
-    ``gymnasium.make_vec`` hands its workers the env's spec, so its async mode
-    works with any start method. SB3's ``make_vec_env`` with a
-    ``SubprocVecEnv`` (``forkserver`` workers that start fresh) passes only the
-    id, and a fresh process has not imported :mod:`minesweep_env`: name the env
-    ``"minesweep_env:SemiAutoMines-v0"`` there, and gymnasium imports the
-    package before making it.
+    Bad arguments fail when the env is made, naming the argument
+    (:class:`~minesweep_env.envs.config.EnvConfig` checks them for this env
+    and the vector env alike).
 
     ```python
     >>> envs = gym.make_vec("SemiAutoMines-v0", num_envs=8, vectorization_mode="sync")
@@ -330,37 +189,38 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         info_probability: bool = True,
         render_mode: str | None = None,
     ):
-        if obs_mode not in OBS_MODES:
-            raise ValueError(f"unknown obs_mode {obs_mode!r}; known: {', '.join(OBS_MODES)}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARD_MODES)}")
+        config = EnvConfig.from_kwargs(
+            board=board,
+            width=width,
+            height=height,
+            mines=mines,
+            rule_set=rule_set,
+            first_click=first_click,
+            maps=maps,
+            obs_mode=obs_mode,
+            reward=reward,
+            invalid_action_reward=invalid_action_reward,
+            max_steps=max_steps,
+            info_probability=info_probability,
+        )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             known = ", ".join(self.metadata["render_modes"])
             raise ValueError(f"unknown render_mode {render_mode!r}; known: {known}, or None")
-        try:
-            self.first_click = FirstClick(first_click)
-        except ValueError:
-            known = ", ".join(policy.value for policy in FirstClick)
-            raise ValueError(f"unknown first_click {first_click!r}; known: {known}") from None
-        self.rule_set = get_rule_set(rule_set)
-        if maps is not None and not isinstance(maps, str | Path | Iterable):
-            raise TypeError(f"maps must be a path or a list of paths, got {type(maps).__name__}")
-        self.maps: list[Map] = load_maps(maps) if maps is not None else []
-        self.width, self.height, self.mines = self._board_size(board, width, height, mines)
-        self.obs_mode = obs_mode
-        self.reward_mode = reward
-        self.invalid_action_reward = float(invalid_action_reward)
-        self.max_steps = (
-            self.width * self.height if max_steps is None else as_count(max_steps, "max_steps")
-        )
-        if self.max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, got {max_steps}")
-        self.info_probability = bool(info_probability)
+        self.config = config
+        self.first_click = config.first_click
+        self.rule_set = config.rule_set
+        self.maps: list[Map] = list(config.maps)
+        self.width, self.height, self.mines = config.width, config.height, config.mines
+        self.obs_mode = config.obs_mode
+        self.reward_mode = config.reward
+        self.invalid_action_reward = config.invalid_action_reward
+        self.max_steps = config.max_steps
+        self.info_probability = config.info_probability
         self.render_mode = render_mode
 
         self._cells = self.width * self.height
-        self.action_space = gym.spaces.Discrete(self._cells)
-        self.observation_space = observation_space(obs_mode, self.width, self.height)
+        self.action_space = config.action_space()
+        self.observation_space = config.observation_space()
 
         self.game: Game | None = None
         self._flat_view = np.empty(0, np.int8)  # the game's view, flat (set by reset)
@@ -383,39 +243,15 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         # What a new game shows: every action valid and, in "planes" mode, all covered.
         self._all_valid = np.ones(self._cells, dtype=bool)
         self._covered_planes = (
-            encode_planes(covered_view(self.width, self.height)) if obs_mode == "planes" else None
+            encode_planes(covered_view(self.width, self.height))
+            if self.obs_mode == "planes"
+            else None
         )
         self._planes_shape = (len(PLANE_CODES), self.height, self.width)
         # The compiled encoder of "planes" mode, held once loaded (see _observation_and_mask).
         self._encode_view: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
         self._renderer: Any = None
         self._window: Any = None
-
-    # -- construction helpers ---------------------------------------------------------------
-
-    def _board_size(
-        self, board: str, width: int | None, height: int | None, mines: int | None
-    ) -> tuple[int, int, int]:
-        """(width, height, mines) from the maps, or the named board with overrides."""
-        if self.maps:
-            if mines is not None:
-                raise ValueError("mines cannot be given with maps: each map has its own mines")
-            map_width, map_height = check_same_size(self.maps)
-            given_sizes = (("width", width, map_width), ("height", height, map_height))
-            for name, given, actual in given_sizes:
-                if given is not None and as_count(given, name) != actual:
-                    raise ValueError(
-                        f"{name}={given} but the maps are {map_width}x{map_height} "
-                        f"({self.maps[0].path})"
-                    )
-            return map_width, map_height, self.maps[0].layout.mine_count
-        base_width, base_height, base_mines = parse_board_spec(board)
-        width = base_width if width is None else as_count(width, "width")
-        height = base_height if height is None else as_count(height, "height")
-        mines = base_mines if mines is None else as_count(mines, "mines")
-        # The first-click zone must always fit: a cell, or for a zero a cell and its neighbours.
-        zone = min(3, width) * min(3, height) if self.first_click is FirstClick.ZERO else 1
-        return check_board_size(width, height, mines, mine_free=zone)
 
     # -- the Gymnasium API ------------------------------------------------------------------
 
@@ -441,9 +277,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
             # Made only if the first click draws: most games never do.
             game_rng = DeferredGenerator(partial(np.random.default_rng, layout_seed))
             if "layout" in options:
-                layout = self._given_layout(options["layout"])
+                layout = self.config.given_layout(options["layout"])
             elif "map" in options:
-                layout = self._named_map(options["map"])
+                layout = self._play_map(self.config.named_map(options["map"]))
             else:
                 layout = self._play_map(self.maps[map_index])
         else:
@@ -599,31 +435,9 @@ class SemiAutoMinesEnv(gym.Env[np.ndarray, np.int64]):
         )
         return layout, self._game_rng
 
-    def _given_layout(self, layout: Any) -> MineLayout:
-        if not isinstance(layout, MineLayout):
-            raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
-        self._check_size(layout, "the given layout")
-        return layout
-
-    def _named_map(self, path: str | Path) -> MineLayout:
-        wanted = str(path)
-        for entry in self.maps:
-            if entry.path == wanted:
-                return self._play_map(entry)
-        (entry,) = load_maps(Path(path))
-        self._check_size(entry.layout, entry.path)
-        return self._play_map(entry)
-
     def _play_map(self, entry: Map) -> MineLayout:
         self.map_path, self.map_start = entry.path, entry.start
         return entry.layout
-
-    def _check_size(self, layout: MineLayout, what: str) -> None:
-        if (layout.width, layout.height) != (self.width, self.height):
-            raise ValueError(
-                f"{what} is {layout.width}x{layout.height} but this env plays "
-                f"{self.width}x{self.height} boards; make an env of that size"
-            )
 
     def _mask(self, minefield: Minefield) -> np.ndarray:
         """:meth:`action_masks` of the game being played, whose minefield is ``minefield``."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,12 +12,11 @@ from gymnasium.vector.utils import batch_space
 from ..compiled import loaded as kernels_loaded
 from ..compiled import ready as kernels_ready
 from ..core.board_spec import MAX_BATCH_CELLS, as_count
-from ..core.cells import COVERED, FLAGGED, cell_coordinates
+from ..core.cells import COVERED, FLAGGED
 from ..core.first_click import FirstClick
 from ..core.layout import MineLayout
-from ..core.minefield import GameState, WinRule
+from ..core.minefield import WinRule
 from ..solver.base import RuleSet
-from ..solver.registry import get_rule_set
 from .board_batch import (
     LOST,
     PLAYING,
@@ -30,14 +28,12 @@ from .board_batch import (
     step_kernels,
 )
 from .checks import RESET_OPTIONS, check_reset_mask, check_reset_options, vector_actions
-from .maps import Map, MapSource, load_maps
+from .config import EnvConfig
+from .maps import Map, MapSource
 from .observations import PLANE_CODES, PROBABILITY_PLANE
 from .probabilities import ProbabilityPlane
-from .semi_auto_mines import SemiAutoMinesEnv, draw_layout_seed, view_kernels
-
-_STATE_NAMES = np.empty(3, dtype=object)
-"""``info["state"]`` by the codes of :mod:`minesweep_env.envs.board_batch`."""
-_STATE_NAMES[[PLAYING, WON, LOST]] = [state.value for state in GameState]
+from .semi_auto_mines import draw_layout_seed, view_kernels
+from .vector_info import STATE_NAMES, changed_cells, coordinate_table, pack_infos
 
 _CODES = PLANE_CODES[:, None, None]
 
@@ -45,65 +41,40 @@ _CODES = PLANE_CODES[:, None, None]
 class SemiAutoMinesVectorEnv(VectorEnv):
     """``num_envs`` games of ``SemiAutoMines-v0`` in one batched core.
 
-    ``gymnasium.make_vec("SemiAutoMines-v0", num_envs=N)`` makes this env
-    (``vectorization_mode="vector_entry_point"``, the default once the env is
-    registered; ``"sync"`` and ``"async"`` still make a
-    :class:`gymnasium.vector.SyncVectorEnv` / ``AsyncVectorEnv`` of
-    :class:`SemiAutoMinesEnv`). It takes the single env's arguments, plus
-    ``num_envs``, ``autoreset_mode`` and ``copy``.
+    ``gymnasium.make_vec("SemiAutoMines-v0", num_envs=N)`` makes this env (the
+    ``vector_entry_point``; ``"sync"`` and ``"async"`` still make a sync / async
+    vector env of :class:`SemiAutoMinesEnv`). It takes the single env's
+    arguments, checked by the same :class:`~minesweep_env.envs.config.EnvConfig`,
+    plus ``num_envs``, ``autoreset_mode`` and ``copy``; ``docs/environment.md``
+    describes it in full.
 
-    What it does is what ``SyncVectorEnv`` over ``SemiAutoMinesEnv`` does,
-    board for board: the same seeds give the same layouts (``reset(seed=S)``
-    seeds board i with ``S + i``), and the same actions give the same
-    observations, rewards, terminations, truncations, masks and ``info``
-    values. How it does it differs: the N views live in one
-    :class:`~minesweep_env.envs.board_batch.BoardBatch`, so probing, flooding,
+    Its outputs are those of ``SyncVectorEnv`` over ``SemiAutoMinesEnv``, board
+    for board: ``reset(seed=S)`` seeds board i with ``S + i``, and the same
+    actions give the same observations, rewards, terminations, truncations,
+    masks and ``info`` values. The N views live in one
+    :class:`~minesweep_env.envs.board_batch.BoardBatch`, so probes, floods and
     the solver's flags and openings take all boards in one call, and the
-    masks, observation planes, rewards and flags are written for all boards
-    into preallocated arrays (the PufferLib shape). The rule sets' proofs
-    stay per board (one rule set instance per board, as each sub-env of a
-    sync env has its own) and are most of the time of a step.
+    outputs are written into preallocated arrays; the rule sets' proofs stay
+    per board (one instance per board for a named rule set, as each sub-env of
+    a sync env has its own).
 
-    **Autoreset.** ``AutoresetMode.NEXT_STEP`` (gymnasium's default, as in
-    ``metadata["autoreset_mode"]``): the step after a board terminates or
-    truncates resets it, ignoring its action, with reward 0 and
-    ``terminated = truncated = False``; its ``info`` is then the reset info.
-    ``autoreset_mode=AutoresetMode.SAME_STEP`` resets finished boards in the
-    step that finished them and hands their last observation and info in
-    ``info["final_obs"]`` and ``info["final_info"]`` (what SB3 expects, see
-    :mod:`minesweep_env.envs.sb3_vec`). ``reset(options={"reset_mask": m})``
-    resets the boards where ``m`` is True.
+    - **Autoreset**: ``AutoresetMode.NEXT_STEP`` (the default) resets a finished
+      board on the next step, ignoring its action; ``SAME_STEP`` resets it in the
+      step that finished it, with ``info["final_obs"]`` and ``info["final_info"]``.
+      ``reset(options={"reset_mask": m})`` resets the boards where ``m`` is True.
+    - **Info**: the single env's keys, each beside its ``"_key"`` mask;
+      ``"opened"`` and ``"flagged"`` in row-major order.
+    - **Copies**: ``copy=False`` returns the observation buffer itself, which
+      the next ``step`` or ``reset`` overwrites.
+    - **Driven wrongly**: ``step`` before ``reset`` raises ``RuntimeError``;
+      actions that are not ``num_envs`` integers in ``0..W*H-1`` raise
+      ``ValueError``. ``num_envs * W * H`` is at most
+      :data:`~minesweep_env.core.board_spec.MAX_BATCH_CELLS` cells.
+    - **Threads**: ``make_vec(..., num_threads=K)`` makes a
+      :class:`~minesweep_env.envs.threaded.ThreadedVectorEnv` of K shards instead.
 
-    **Info.** The single env's keys batched as a sync vector env batches
-    them, each with its ``"_key"`` mask of the boards that report it:
-    ``info["action_mask"]`` is ``bool`` (N, W*H); ``"guesses"`` ``int64``;
-    ``"mine_probability"`` ``float64``; ``"invalid_action"`` ``bool``;
-    ``"state"``, ``"map"``, ``"start"``, ``"layout_seed"``, ``"opened"`` and
-    ``"flagged"`` object arrays. ``"opened"`` and ``"flagged"`` list the same
-    cells as the single env, in row-major order rather than the order they
-    opened. ``"layout_seed"`` is an object array even when every board has an
-    ``int`` seed (a sync env makes it ``int64`` then): the values agree.
-
-    **Copies.** Observations come from a preallocated buffer; ``copy=True``
-    (the default) returns a copy, ``copy=False`` the buffer itself, which the
-    next ``step`` or ``reset`` overwrites (no allocation per step).
-
-    **Driven wrongly.** ``step`` before ``reset`` raises ``RuntimeError``;
-    actions that are not an integer array of shape ``(num_envs,)`` (floats,
-    bools, another shape) and actions outside ``0..W*H-1`` raise
-    ``ValueError``; reset options other than ``"layout"``,
-    ``"map"`` and ``"reset_mask"`` raise ``ValueError``, as do the single
-    env's bad arguments. ``num_envs`` is an integer with ``num_envs * W * H``
-    at most 4,194,304 cells (:data:`~minesweep_env.core.board_spec.MAX_BATCH_CELLS`):
-    every board's arrays are preallocated.
-
-    ``env.boards`` is the batch (views, mines, states); ``env.action_masks()``
-    the current masks. Rendering is not supported: use a sync vector env.
-
-    **Threads.** One env steps its boards on one core. ``make_vec(...,
-    num_threads=K)`` makes a :class:`~minesweep_env.envs.threaded.ThreadedVectorEnv`
-    instead: K of these envs, each with a shard of the boards, stepped by K
-    threads at once (the compiled step releases the GIL), with the same outputs.
+    ``env.boards`` is the batch; ``env.action_masks()`` the current masks.
+    Rendering is not supported: use a sync vector env.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -138,9 +109,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         if self.autoreset_mode is AutoresetMode.DISABLED:
             raise ValueError("autoreset_mode must be NEXT_STEP or SAME_STEP")
-        # One single env checks the arguments and says what they mean (its size,
-        # spaces and settings): every board plays by them.
-        settings = SemiAutoMinesEnv(
+        # One settings object checks the arguments and says what they mean (size,
+        # spaces, rules): every board plays by it.
+        config = EnvConfig.from_kwargs(
             board=board,
             width=width,
             height=height,
@@ -154,35 +125,35 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             max_steps=max_steps,
             info_probability=info_probability,
         )
-        batch_cells = num_envs * settings.width * settings.height
+        batch_cells = num_envs * config.cells
         if batch_cells > MAX_BATCH_CELLS:
             raise ValueError(
-                f"num_envs={num_envs} boards of {settings.width}x{settings.height} are "
+                f"num_envs={num_envs} boards of {config.width}x{config.height} are "
                 f"{batch_cells:,} cells, more than the batch limit of {MAX_BATCH_CELLS:,}"
             )
+        self.config = config
         self.num_envs = num_envs
-        self.width, self.height, self.mines = settings.width, settings.height, settings.mines
-        self.maps: list[Map] = settings.maps
-        self.first_click: FirstClick = settings.first_click
-        self.obs_mode = settings.obs_mode
-        self.reward_mode = settings.reward_mode
-        self.invalid_action_reward = settings.invalid_action_reward
-        self.max_steps = settings.max_steps
-        self.info_probability = settings.info_probability
+        self.width, self.height, self.mines = config.width, config.height, config.mines
+        self.maps: list[Map] = list(config.maps)
+        self.first_click: FirstClick = config.first_click
+        self.obs_mode = config.obs_mode
+        self.reward_mode = config.reward
+        self.invalid_action_reward = config.invalid_action_reward
+        self.max_steps = config.max_steps
+        self.info_probability = config.info_probability
         self.copy = bool(copy)
         self.render_mode = None
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
 
-        self.single_action_space = settings.action_space
+        self.single_action_space = config.action_space()
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.single_observation_space = settings.observation_space
+        self.single_observation_space = config.observation_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 
         # A name gives every board its own rule set, as every sync sub-env makes its
         # own; an instance is shared, as make_vec hands the same one to every sub-env.
-        self.rule_sets = [settings.rule_set] + [
-            settings.rule_set if isinstance(rule_set, RuleSet) else get_rule_set(rule_set)
-            for _ in range(self.num_envs - 1)
+        self.rule_sets = [config.rule_set] + [
+            config.board_rule_set() for _ in range(self.num_envs - 1)
         ]
         # The env's win rule, as SemiAutoMinesEnv's game: the board's state is the one verdict.
         self.boards = BoardBatch(
@@ -220,10 +191,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         self._probabilities = np.zeros((n, self.height, self.width), dtype=np.float64)
         self._stale = np.ones(n, dtype=bool)
         self._started = False
-        # info["opened"] and info["flagged"]: every cell's (x, y) tuple as an object.
-        self._coordinates = np.empty(self.width * self.height, dtype=object)
-        for cell, pair in enumerate(cell_coordinates(self.width, self.height)):
-            self._coordinates[cell] = pair  # one by one: a slice would unpack the pairs
+        self._coordinates = coordinate_table(self.width, self.height)
 
     # -- the Gymnasium API ------------------------------------------------------------------
 
@@ -516,9 +484,9 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             self.rule_sets[board].reset()  # as Game does when a game starts
             game_rng = np.random.default_rng(layout_seed)
             if "layout" in options:
-                layout = self._given_layout(options["layout"])
+                layout = self.config.given_layout(options["layout"])
             elif "map" in options:
-                layout = self._play_map(board, self._named_map(options["map"]))
+                layout = self._play_map(board, self.config.named_map(options["map"]))
             else:
                 layout = self._play_map(board, self.maps[map_index])
             self.boards.start(board, layout, game_rng)
@@ -660,34 +628,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
     def _changed_cells(
         self, invalid: np.ndarray, probed: np.ndarray, changes: Changes
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``info["opened"]`` and ``info["flagged"]``: (x, y) lists per board, for board
-        ``probed[k]`` the cells ``changes`` lists for it, [] for the boards whose action
-        was ``invalid`` (``bool`` (N)), None for the boards not stepped.
-
-        The (x, y) tuples are gathered as objects from a kept table (no tuple made
-        per step), then cut into one list slice per board, both keys in one loop.
-        """
-        n = self.num_envs
-        opened: list[list[tuple[int, int]] | None] = [None] * n
-        flagged: list[list[tuple[int, int]] | None] = [None] * n
-        for board in np.flatnonzero(invalid).tolist():
-            opened[board] = []
-            flagged[board] = []
-        opened_pairs = self._coordinates[changes.opened].tolist()
-        flagged_pairs = self._coordinates[changes.flagged].tolist()
-        start_opened = start_flagged = 0
-        for board, end_opened, end_flagged in zip(
-            probed.tolist(),
-            changes.opened_ends.tolist(),
-            changes.flagged_ends.tolist(),
-            strict=True,
-        ):
-            opened[board] = opened_pairs[start_opened:end_opened]
-            flagged[board] = flagged_pairs[start_flagged:end_flagged]
-            start_opened, start_flagged = end_opened, end_flagged
-        return np.fromiter(opened, dtype=object, count=n), np.fromiter(
-            flagged, dtype=object, count=n
-        )
+        """``info["opened"]`` and ``info["flagged"]`` (:func:`.vector_info.changed_cells`)."""
+        return changed_cells(self._coordinates, self.num_envs, invalid, probed, changes)
 
     def _chosen_probability(self, board: int, cell: int) -> float:
         """Mine probability of ``cell`` on ``board``'s position before the move (as the env's)."""
@@ -719,34 +661,12 @@ class SemiAutoMinesVectorEnv(VectorEnv):
             return np.full(view.shape, self._first_click_probability(board), dtype=np.float64)
         return self._planes[board](self.boards.board(board))
 
-    # -- maps and given layouts -------------------------------------------------------------
-
-    def _given_layout(self, layout: Any) -> MineLayout:
-        if not isinstance(layout, MineLayout):
-            raise TypeError(f'options["layout"] must be a MineLayout, got {type(layout).__name__}')
-        self._check_size(layout, "the given layout")
-        return layout
-
-    def _named_map(self, path: str | Path) -> Map:
-        wanted = str(path)
-        for entry in self.maps:
-            if entry.path == wanted:
-                return entry
-        (entry,) = load_maps(Path(path))
-        self._check_size(entry.layout, entry.path)
-        return entry
+    # -- maps ----------------------------------------------------------------------------
 
     def _play_map(self, board: int, entry: Map) -> MineLayout:
         self._maps_shown = True
         self.map_path[board], self.map_start[board] = entry.path, entry.start
         return entry.layout
-
-    def _check_size(self, layout: MineLayout, what: str) -> None:
-        if (layout.width, layout.height) != (self.width, self.height):
-            raise ValueError(
-                f"{what} is {layout.width}x{layout.height} but this env plays "
-                f"{self.width}x{self.height} boards; make an env of that size"
-            )
 
     # -- the batched outputs ----------------------------------------------------------------
 
@@ -816,7 +736,7 @@ class SemiAutoMinesVectorEnv(VectorEnv):
         return {
             "action_mask": self._masks.copy(),
             "guesses": self.boards.guesses.copy(),
-            "state": _STATE_NAMES[self._verdicts()],
+            "state": STATE_NAMES[self._verdicts()],
             "map": self.map_path.copy(),
             "start": self.map_start.copy(),
             "layout_seed": self.layout_seed.copy(),
@@ -824,12 +744,8 @@ class SemiAutoMinesVectorEnv(VectorEnv):
 
     @staticmethod
     def _pack(columns: dict[str, np.ndarray], present: np.ndarray) -> dict[str, Any]:
-        """Gymnasium's vector info: every key beside its ``"_key"`` mask of reporting boards."""
-        infos: dict[str, Any] = {}
-        for key, values in columns.items():
-            infos[key] = values
-            infos[f"_{key}"] = present.copy()
-        return infos
+        """Gymnasium's vector info (:func:`.vector_info.pack_infos`)."""
+        return pack_infos(columns, present)
 
 
 _LOW_WORD = (1 << 64) - 1
