@@ -11,6 +11,7 @@ from .agent import (
     UntrustedModelError,
     default_model_path,
     load_objects,
+    obs_mode_of,
     saved_policy_module,
     untrusted_zip_message,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "UntrustedModelError",
     "default_model_path",
     "load_objects",
+    "obs_mode_of",
     "saved_policy_module",
     "untrusted_zip_message",
 ]
