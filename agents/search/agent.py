@@ -75,6 +75,7 @@ from minesweep_env.solver.probability import Weights, count_position
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from ..base import Agent
+from ..big_counts import scaled_ratio, times
 from .candidates import candidates, rank
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
@@ -398,7 +399,7 @@ class SearchAgent(Agent):
         given back, is over ``influenced`` times the best safety."""
         mine, layouts = weights.mine_weight, weights.layouts
         best = 1.0 - min(w for w in mine.values() if w is not None) / layouts
-        cutoff = self.influenced * best * layouts
+        cutoff = times(self.influenced * best, layouts)
         cells = set(scanned.enablers) | set(scanned.inside)
         return sorted(
             c
@@ -462,7 +463,9 @@ class SearchAgent(Agent):
         assessed = self._with_factors(board, weights, assessed, scanned)
 
         def score(assessment: Assessment) -> float:
-            given_back = self.shared_weight * shared.get(assessment.cell, 0) / weights.layouts
+            given_back = scaled_ratio(
+                self.shared_weight, shared.get(assessment.cell, 0), weights.layouts
+            )
             return round(self.score(assessment) + given_back, 12)
 
         def key(assessment: Assessment) -> tuple[float, float]:
@@ -578,7 +581,7 @@ class SearchAgent(Agent):
             extra = enabling.get(a.cell, 0)
             tally = potential(board, weights, a.cell, self._cache, extra)
             if tally and safe:
-                a = replace(a, factor=1.0 + self.fifty * tally / safe)
+                a = replace(a, factor=1.0 + scaled_ratio(self.fifty, tally, safe))
             weighed.append(a)
         return tuple(weighed)
 
