@@ -92,7 +92,7 @@ def exact_trial_weights(trial: Board, cache: dict | None) -> Weights | None:
     weights = compiled.exact_weights(trial) if compiled is not None else None
     if weights is None:
         try:
-            weights = count_position(trial, cache=cache)
+            weights = count_position(trial, cache=cache, any_count=True)
         except InconsistentBoardError:
             return None
     return weights

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if not (board.grid == COVERED).any():
         raise CliError(f"{args.board}: no covered cell left to probe")
     try:
-        weights = count_position(board)
+        weights = count_position(board, any_count=True)
         advice = agent.advise(board)
         if not advice.candidates:
             advice = Advice(

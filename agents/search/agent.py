@@ -328,7 +328,7 @@ class SearchAgent(Agent):
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
         if weights is None:
-            weights = count_position(board, cache=self._cache)
+            weights = count_position(board, cache=self._cache, any_count=True)
         mine = weights.mine_weight
         safe = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) == 0]
         if safe:
@@ -376,7 +376,7 @@ class SearchAgent(Agent):
             cells join the candidates with ``influenced``.
         """
         if weights is None:
-            weights = count_position(board, cache=self._cache)
+            weights = count_position(board, cache=self._cache, any_count=True)
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
         listed = candidates(

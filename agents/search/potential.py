@@ -32,7 +32,6 @@ from minesweep_env.core.cells import COVERED, KNOWN_SAFE
 from minesweep_env.solver.probability import Weights
 
 from ..big_counts import times
-
 from .candidates import off_frontier
 from .influence import tally_layouts
 
