@@ -101,7 +101,7 @@ def exact_trial_weights(trial: Board, cache: dict | None) -> Weights | None:
         weights = exact_weights(trial)
     if weights is None:
         try:
-            weights = count_position(trial, cache=cache)
+            weights = count_position(trial, cache=cache, any_count=True)
         except InconsistentBoardError:
             return None
     return weights

@@ -466,3 +466,5 @@ def test_a_failing_adviser_leaves_the_safest_cell_as_the_hint():
     x, y = hint
     assert odds[y, x] == np.nanmin(np.where(session.game.view == COVERED, odds, np.nan))
     assert "safest guess" in session.message
+    # the failure is shown in one line beside the fallback, not swallowed
+    assert "search failed: RuntimeError: no advice today" in session.message

@@ -22,6 +22,7 @@ from minesweep_env.solver.probability import count_position
 
 from .. import parse_agent_name
 from ..search import Advice, SearchAgent
+from ..search.explain import Explanation, explain
 
 EXAMPLES = """\
 examples:
@@ -33,15 +34,29 @@ BOARD is a position in the seed 002 format (see `semiautomines probabilities --h
 a header "width height [mines]", then one row per line: ? covered, ! a known mine,
 a digit a probed cell. Coordinates are (x, y) from the top left, 0-based.
 
-The advice says how it was found: "safe" (a covered cell no layout mines), "endgame"
-(few layouts left: the exact best probe, with its win probability), "forced" (a 50/50
-pair or 2x2 box, or a pseudo 50/50 pair, that no future number can settle: best
-taken now) or "search" (the best two-move survival).
+The advice says how it was found and the quantity that decided it: "safe" (a
+covered cell no layout mines), "endgame" (few layouts left: the exact best probe, by
+its win probability with best play), "forced" (a 50/50 pair or 2x2 box, or a pseudo
+50/50 pair, that no future number can settle: best taken now) or "search" (the best
+two-move survival, times a factor for risk in 50/50s that may form anyway). When the
+advised cell is not the safest, a sentence says why it beats the safest cell.
 Candidates: mine probability, chance that the auto-solver can move after the probe
-(progress), and the chance of surviving this guess and the next (survival).
+(progress), the chance of surviving this guess and the next (survival), the factor
+for risk in 50/50s that may form anyway (50/50) and the score the agent ranks by
+(survival x factor plus a small bonus for progress; "dead" for a cell that can show
+one number only, ranked last).
+
+Without a mine total (a header of two numbers and no --mines), every layout of any
+mine count is taken as equally likely: frontier cells get the probabilities
+`probabilities` prints, a cell no number touches is a mine with probability 0.5, and
+every probability and survival is a true chance in [0, 1]. The endgame and the
+forced 50/50s need the total and are not used without it.
 
 --json prints {"x", "y", "probability", "reason", "win_probability", "mines",
-"candidates": [{"x", "y", "probability", "progress", "survival"}, ...]}.
+"decided_by", "value", "why", "safest": {"x", "y", "probability"},
+"candidates": [{"x", "y", "probability", "progress", "survival", "factor", "score"}, ...]}:
+"decided_by" names the deciding quantity and "value" is its value for the advised
+cell; "why" is null when the advised cell is the safest.
 
 exit status: 0 success, 2 bad input, an impossible position or nothing left to probe
 (one line on stderr)."""
@@ -86,9 +101,17 @@ def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
-def advice_json(advice: Advice, width: int, probability: float | None, mines: int | None) -> dict:
-    """The advice as the ``--json`` object."""
-    return {
+def advice_json(
+    advice: Advice,
+    width: int,
+    probability: float | None,
+    mines: int | None,
+    explanation: Explanation | None = None,
+    agent: SearchAgent | None = None,
+) -> dict:
+    """The advice as the ``--json`` object (with ``explanation``: what decided it, and
+    why it beats the safest cell; with ``agent``: each candidate's score)."""
+    report: dict[str, Any] = {
         "x": advice.cell % width,
         "y": advice.cell // width,
         "probability": probability,
@@ -102,29 +125,56 @@ def advice_json(advice: Advice, width: int, probability: float | None, mines: in
                 "probability": 1.0 - a.safety,
                 "progress": a.progress,
                 "survival": a.survival,
+                "factor": a.factor,
+                "score": None if agent is None else agent.score(a),
             }
             for a in advice.candidates
         ],
     }
+    if explanation is not None:
+        report["decided_by"] = explanation.decided_by
+        report["value"] = explanation.value
+        report["why"] = explanation.why
+        report["safest"] = {
+            "x": explanation.safest % width,
+            "y": explanation.safest // width,
+            "probability": explanation.safest_probability,
+        }
+    return report
+
+
+def _score(value: float | None) -> str:
+    """A candidate's score for the table: ``dead`` for a cell that can show one number."""
+    if value is None:
+        return "-"
+    return "dead" if value < 0 else f"{value:.4f}"
 
 
 def advice_text(report: dict[str, Any], depth: int) -> str:
-    """The advice as lines for a person: the cell, then the candidates table."""
+    """The advice as lines for a person: the cell and what decided it, why it beats
+    the safest cell when it is another, then the candidates table."""
     p = report["probability"]
     chance = "no probability (the mine total is unknown)" if p is None else f"mine {p:.4f}"
-    lines = [f"probe ({report['x']}, {report['y']}): {report['reason']}, {chance}"]
+    decided = report.get("decided_by") or report["reason"]
+    lines = [f"probe ({report['x']}, {report['y']}): {decided}, {chance}"]
+    if report.get("value") is not None and report.get("reason") != "endgame":
+        lines.append(f"{decided}: {report['value']:.4f}")
     if report["win_probability"] is not None:
         lines.append(f"win probability with best play: {report['win_probability']:.4f}")
+    if report.get("why"):
+        lines.append(f"why this cell: {report['why']}")
     if report["candidates"]:
         lines += [
             "",
-            f"{'x':>3} {'y':>3} {'mine':>7} {'progress':>9} {f'survival ({depth})':>13}",
+            f"{'x':>3} {'y':>3} {'mine':>7} {'progress':>9} {f'survival ({depth})':>13}"
+            f" {'50/50':>7} {'score':>7}",
         ]
         for c in report["candidates"]:
             mark = " <" if (c["x"], c["y"]) == (report["x"], report["y"]) else ""
             lines.append(
                 f"{c['x']:>3} {c['y']:>3} {c['probability']:>7.4f} {c['progress']:>9.4f} "
-                f"{c['survival']:>13.4f}{mark}"
+                f"{c['survival']:>13.4f} {c.get('factor', 1.0):>7.4f} "
+                f"{_score(c.get('score')):>7}{mark}"
             )
     return "\n".join(lines)
 
@@ -135,10 +185,12 @@ def run(args: argparse.Namespace) -> int:
     agent = _agent(args.agent)
     position = PositionFile(args.board, args.mines)
     board = position.board
-    if not (board.grid == COVERED).any():
-        raise CliError(f"{args.board}: no covered cell left to probe")
     try:
-        weights = count_position(board)
+        # Counted first: an impossible position is refused as `probabilities` refuses it,
+        # whether or not a covered cell is left.
+        weights = count_position(board, any_count=True)
+        if not (board.grid == COVERED).any():
+            raise CliError(f"{args.board}: no covered cell left to probe")
         advice = agent.advise(board)
         if not advice.candidates:
             advice = Advice(
@@ -152,7 +204,10 @@ def run(args: argparse.Namespace) -> int:
         raise position.inconsistent(error) from None
     mine = weights.mine_weight.get(advice.cell)
     probability = None if mine is None else mine / weights.layouts
-    report = advice_json(advice, board.width, _number(probability), board.total_mines)
+    explanation = explain(agent, board, weights, advice)
+    report = advice_json(
+        advice, board.width, _number(probability), board.total_mines, explanation, agent
+    )
     if args.json:
         print(json.dumps(report))
     else:

@@ -214,7 +214,7 @@ class GreedyAgent(Agent):
             clear = clear_lowest(board, valid)
             if clear is not None:
                 return clear
-            weights = count_position(board, cache=self._cache)
+            weights = count_position(board, cache=self._cache, any_count=True)
         return self._choose(weights, valid, minefield)
 
     def _choose(self, weights: Weights, valid: np.ndarray, minefield) -> int:
@@ -303,7 +303,9 @@ class GreedyAgent(Agent):
             known = rule_set.known_weights(board)
             if known is None:
                 known = compiled.exact_weights(board)
-            return known if known is not None else count_position(board, cache=self._cache)
+            if known is None:
+                known = count_position(board, cache=self._cache, any_count=True)
+            return known
 
         return shortlist[best_progress(board, shortlist, weights, self._cache)]
 

@@ -75,6 +75,7 @@ from minesweep_env.solver.probability import Weights, count_position
 from minesweep_env.solver.probability.engine import CACHE_LIMIT
 
 from ..base import Agent
+from ..big_counts import scaled_ratio, times
 from ..settings import settings_from
 from .candidates import candidates, rank
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
@@ -208,7 +209,7 @@ class SearchAgent(Agent):
         if len(self._cache) > CACHE_LIMIT:
             self._cache.clear()
         if weights is None:
-            weights = count_position(board, cache=self._cache)
+            weights = count_position(board, cache=self._cache, any_count=True)
         mine = weights.mine_weight
         safe = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) == 0]
         if safe:
@@ -252,7 +253,7 @@ class SearchAgent(Agent):
             cells join the candidates with ``influenced``.
         """
         if weights is None:
-            weights = count_position(board, cache=self._cache)
+            weights = count_position(board, cache=self._cache, any_count=True)
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
         listed = candidates(
@@ -273,7 +274,7 @@ class SearchAgent(Agent):
         given back, is over ``influenced`` times the best safety."""
         mine, layouts = weights.mine_weight, weights.layouts
         best = 1.0 - min(w for w in mine.values() if w is not None) / layouts
-        cutoff = self.influenced * best * layouts
+        cutoff = times(self.influenced * best, layouts)
         cells = set(scanned.enablers) | set(scanned.inside)
         return sorted(
             c
@@ -406,7 +407,7 @@ class SearchAgent(Agent):
             extra = enabling.get(a.cell, 0)
             tally = potential(board, weights, a.cell, self._cache, extra)
             if tally and safe:
-                a = replace(a, factor=1.0 + self.fifty * tally / safe)
+                a = replace(a, factor=1.0 + scaled_ratio(self.fifty, tally, safe))
             weighed.append(a)
         return tuple(weighed)
 

@@ -109,7 +109,7 @@ def _only_with(board: Board, cell: int, p: tuple[int, ...], q: tuple[int, ...], 
     trial = board.copy()
     trial.grid.reshape(-1)[cell] = FLAGGED
     try:
-        weights = count_position(trial, cache=cache)
+        weights = count_position(trial, cache=cache, any_count=True)
     except InconsistentBoardError:
         return False
     mine = weights.mine_weight

@@ -54,7 +54,7 @@ def tally_layouts(board: Board, mines: list[int], safe: tuple[int, ...], cache: 
     flat[mines] = FLAGGED
     flat[list(safe)] = KNOWN_SAFE
     try:
-        return count_position(trial, cache=cache).layouts
+        return count_position(trial, cache=cache, any_count=True).layouts
     except InconsistentBoardError:
         return 0
 

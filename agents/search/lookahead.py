@@ -38,6 +38,7 @@ from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
 from minesweep_env.solver.probability import Weights
 
+from ..big_counts import scaled_ratio
 from ..progress import FLOAT_CELLS, exact_trial_weights, number_range
 from .candidates import off_frontier
 from .potential import potential
@@ -433,7 +434,7 @@ def next_guess_value(
             factor = 1.0
             safe = weights.layouts - (weights.mine_weight[cell] or 0)
             if fifty and safe:
-                factor += fifty * potential(board, weights, cell, cache) / safe
+                factor += scaled_ratio(fifty, potential(board, weights, cell, cache), safe)
             value = max(value, found.survival * factor)
     return outcome.secondary_safety() if value < 0 else value
 

@@ -31,6 +31,7 @@ from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
 from minesweep_env.solver.probability import Weights
 
+from ..big_counts import times
 from .candidates import off_frontier
 from .influence import tally_layouts
 
@@ -200,7 +201,7 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
             else:
                 tally = tally_layouts(board, fixed, safe, cache)
             horizontal = kind == "pair" and safe[0] == cell + 1
-            if tally * (2 if horizontal else 1) <= SCAN_SHARE * layouts:
+            if tally * (2 if horizontal else 1) <= times(SCAN_SHARE, layouts):
                 continue
             for c in enablers:
                 found.enablers[c] = found.enablers.get(c, 0) + tally

@@ -118,7 +118,12 @@ def find_advisor(name: str = ADVISOR) -> Advisor | None:
         if entry.name == name:
             try:
                 return entry.load()()
-            except Exception:  # a broken plug-in must not stop the game
+            except Exception as error:  # a broken plug-in must not stop the game, nor fail unseen
+                print(
+                    f"semiautomines play: the {name} adviser cannot be loaded "
+                    f"({type(error).__name__}: {error}); h shows the safest cell",
+                    file=sys.stderr,
+                )
                 return None
     return None
 

@@ -45,9 +45,11 @@ among its 7 covered neighbours, so each holds it with probability 1/7):
 Every layout of mines consistent with the numbers (and the total, when the
 header's third number or --mines gives it) is taken as equally likely; the
 answer is exact. Without a total, covered cells that touch no number have no
-probability and stay "?". Probabilities print with fixed decimals in aligned
-columns; 0 and 1 are printed only when exact (a near-certain cell shows
-0.001 or 0.999 rather than a rounded certainty).
+probability and stay "?" (the agents, and `semiautomines guess`, count every layout of
+any mine count instead: the same numbers on the frontier, 0.5 off it).
+Probabilities print with fixed decimals in aligned columns; 0 and 1 are printed
+only when exact (a near-certain cell shows 0.001 or 0.999 rather than a rounded
+certainty).
 
 --json prints {"width", "height", "mines", "probabilities"}: a list of rows,
 a number for each covered cell with a probability, null elsewhere. With -o,

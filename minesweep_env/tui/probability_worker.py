@@ -46,6 +46,7 @@ class ProbabilityWorker:
         self._lock = threading.Lock()
         self._results: dict[int, np.ndarray] = {}
         self._advice: dict[int, int | None] = {}
+        self._advice_error: dict[int, str] = {}
         self._running: int | None = None
         self._wanted: tuple[int, Board] | None = None
         self.error: str | None = None
@@ -57,6 +58,7 @@ class ProbabilityWorker:
         with self._lock:
             self._results.clear()
             self._advice.clear()
+            self._advice_error.clear()
             self._wanted = None
             self.error = None
             self.error_version = None
@@ -71,6 +73,12 @@ class ProbabilityWorker:
         ``None`` without an advisor, before, or when the advisor gave none or failed."""
         with self._lock:
             return self._advice.get(version)
+
+    def advice_error(self, version: int) -> str | None:
+        """Why the advisor gave no cell for this position, as one line, when it failed
+        (the hint then falls back to the safest cell and says so)."""
+        with self._lock:
+            return self._advice_error.get(version)
 
     def request(self, version: int, board: Board) -> None:
         """Compute for this position unless it is done, running, or failed already."""
@@ -98,11 +106,12 @@ class ProbabilityWorker:
     def _compute(self, version: int, board: Board, generation: int) -> None:
         result: np.ndarray | None = None
         advice: int | None = None
+        advice_error: str | None = None
         error: str | None = None
         try:
             result = np.asarray(_engine()(board), dtype=float)
             if self.advisor is not None:
-                advice = self._advise(board)
+                advice, advice_error = self._advise(board)
         except ImportError as exc:
             error = str(exc)
         except InconsistentBoardError:
@@ -115,16 +124,18 @@ class ProbabilityWorker:
                 if result is not None:
                     self._results = {version: result}
                     self._advice = {version: advice}
+                    self._advice_error = {} if advice_error is None else {version: advice_error}
                 else:
                     self.error, self.error_version = error, version
             if self._wanted is not None:
                 self._start_locked()
 
-    def _advise(self, board: Board) -> int | None:
-        """The advisor's cell, or ``None`` if it fails (the hint falls back to the
-        safest cell: a broken adviser must not end the game)."""
+    def _advise(self, board: Board) -> tuple[int | None, str | None]:
+        """The advisor's cell and ``None``, or ``None`` and one line saying why it failed
+        (the hint falls back to the safest cell and shows that line: a broken adviser
+        must not end the game, nor fail unseen)."""
         assert self.advisor is not None
         try:
-            return self.advisor(board)
-        except Exception:
-            return None
+            return self.advisor(board), None
+        except Exception as exc:  # shown with the hint, never swallowed
+            return None, f"{type(exc).__name__}: {exc}".splitlines()[0]

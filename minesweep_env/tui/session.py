@@ -297,6 +297,9 @@ class Session:
                 chance = _percent(probabilities[cell[1], cell[0]])
                 label = "safest guess" if who == "safest" else f"{who}'s guess"
                 self.message = f"{label} {cell}: {chance}"
+                failure = worker.advice_error(self.version)
+                if who == "safest" and failure is not None:
+                    self.message += f" ({self.spec.advisor_name} failed: {failure})"
             return True
         return False
 

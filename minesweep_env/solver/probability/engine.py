@@ -9,6 +9,16 @@ every consistent frontier configuration counts once (the seed 002 tool's
 convention): components multiply, and cells off the frontier have no
 probability (NaN).
 
+Agents need more than that without the total: a probe turns cells off the frontier
+into frontier cells, so frontier configurations before and after it do not add up
+(a "two-move survival" of 1.3). With ``any_count`` the engine counts, without a
+total, every layout of any mine count once (each covered cell a mine or not, as the
+numbers allow): the frontier's configurations times 2 ** (cells off the frontier).
+Frontier probabilities are the same as the first convention's; a cell off the
+frontier is a mine in exactly half the layouts; and the layouts of a probe's
+outcomes add up to the layouts where the probed cell is safe, so every survival and
+progress chance built on them is a true probability.
+
 Weights are exact Python ints, so callers can test "safe in every layout"
 (weight 0) or "a mine in every layout" (weight == layouts) without float error;
 C(381, 99) alone would overflow a float.
@@ -40,10 +50,13 @@ def count_position(
     total_mines: int | None = None,
     cache: dict | None = None,
     frontier: Frontier | None = None,
+    any_count: bool = False,
 ) -> Weights:
     """Exact layout count and per-cell mine weights of ``board``.
 
     :param total_mines: overrides ``board.total_mines``; ``None`` uses the board's.
+    :param any_count: without a known total, count layouts of any mine count (see
+        the module docstring; what agents use) instead of frontier configurations.
     :param cache: optional dict from component keys to their counts, reused
         across calls on positions that share components (the auto-solver's case).
     :param frontier: ``read_frontier(board, total_mines)`` when the caller has it already.
@@ -74,6 +87,8 @@ def count_position(
     sizes = tuple(c.cell_count for c in frontier.components)
     if frontier.mines_left is None:
         layouts = _combine_free(frontier, counts, weights)
+        if any_count:
+            layouts = _any_count(frontier, weights, layouts)
     else:
         layouts = _combine_with_total(frontier, counts, weights, frontier.mines_left)
     return Weights(layouts, weights, sizes, frontier.mines_left)
@@ -96,6 +111,20 @@ def _combine_free(
     for cell in frontier.off_frontier:
         weights[cell] = None
     return layouts
+
+
+def _any_count(frontier: Frontier, weights: dict[int, int | None], layouts: int) -> int:
+    """Frontier configurations (``layouts``, ``weights``) turned into layouts of any
+    mine count: each cell off the frontier free, a mine in half of them."""
+    off = len(frontier.off_frontier)
+    if not off:
+        return layouts
+    for cell, weight in weights.items():
+        if weight is not None:
+            weights[cell] = weight << off
+    for cell in frontier.off_frontier:
+        weights[cell] = layouts << (off - 1)
+    return layouts << off
 
 
 def _combine_with_total(
