@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from importlib.metadata import entry_points
 from types import ModuleType
 
+from .. import __version__
 from ..errors import InconsistentBoardError, MapFormatError
 from .errors import EXIT_BAD_INPUT, CliError
 
@@ -56,6 +57,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="semiautomines",
         description="Semi-automatic Minesweeper: play, solve, generate and evaluate.",
         epilog="Exit status: 0 success, 1 a negative answer (e.g. not solvable), 2 bad input.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help="print the version"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in _subcommand_modules(command):

@@ -22,7 +22,7 @@ from math import comb
 
 import numpy as np
 
-from ...core.board import Board
+from ...core.board import Board, require_board
 from ...core.cells import KNOWN_SAFE
 from ...errors import InconsistentBoardError
 from .counting import ComponentCount, NoLayoutError, Poly, count_component, multiply, sparse
@@ -242,7 +242,10 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
 
     :param total_mines: overrides ``board.total_mines`` when given.
     :raises InconsistentBoardError: when no layout fits the position.
+    :raises TypeError: when ``board`` is not a :class:`~minesweep_env.Board` (a game's
+        ``view`` array, say): ``game.board`` is the one to pass.
     """
+    require_board(board, "mine_probabilities")
     fast = fast_path()
     probabilities = None if fast is None else fast(board, total_mines)
     if probabilities is None:
