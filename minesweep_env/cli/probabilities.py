@@ -1,6 +1,6 @@
 """``semiautomines probabilities``: the exact mine probability of every covered cell.
 
-The seed 002 tool's job: read a position, write the same grid with each ``?``
+The position analyser's job: read a position, write the same grid with each ``?``
 replaced by the probability that it holds a mine.
 """
 
@@ -26,7 +26,7 @@ examples:
   semiautomines probabilities board.txt --mines 10 -o board.prob.txt
   semiautomines probabilities board.txt --json
 
-BOARD is a position in the seed 002 format: a header "width height [mines]",
+BOARD is a position file (what a player sees): a header "width height [mines]",
 then one row per line: ? covered, ! a known mine, a digit a probed cell, e.g.
 
   3 3 2
@@ -64,7 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("board", metavar="BOARD", help="position file (seed 002 format)")
+    parser.add_argument("board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)")
     parser.add_argument(
         "--mines",
         type=int,

@@ -21,11 +21,11 @@ o (safe). The start cell is probed as written, with no first-click protection:
 a start on a mine is "not solvable" (IOCCC maps included, although the IOCCC
 program would delete that mine; --first-click endoh judges under its rule).
 Then the auto-solver of the rule set opens and flags all it can prove, with the
-total mine count known. The default rule set, substitution, is the seed 004
-solver's; complete gives the exact answer.
+total mine count known. The default rule set, substitution, is the
+mine-solver program's (grind, eliminate, end game); complete gives the exact answer.
 
 output: "solvable", or "not solvable", the number of safe cells left covered
-and the position where the solver stopped (seed 002 format: ? covered,
+and the position where the solver stopped (a position: ? covered,
 ! flag, digits; the header holds width height mines), which
 "semiautomines probabilities" reads as it is.
 
