@@ -342,3 +342,13 @@ def test_a_position_file_is_named_as_one(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "this is a position" in err and "semiautomines probabilities" in err
+
+
+def test_board_takes_a_custom_size_as_everywhere_else(capsys):
+    assert _spec("--board", "8x8x10").size == (8, 8, 10)
+    assert _spec("--board", "Expert").size == (30, 16, 99)
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--board", "9x9x81"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "mines must be in 0..80" in err

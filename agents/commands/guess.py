@@ -55,7 +55,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)")
+    parser.add_argument(
+        "board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)"
+    )
     parser.add_argument(
         "--mines",
         type=int,

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.board_spec import size_problem
-from ..core.cells import STANDARD_BOARDS
 from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
 from ..core.layout import MineLayout
 from ..core.minefield import WinRule
@@ -19,6 +18,7 @@ from ..formats import load_board, load_layout
 from ..formats.start_file import load_start, start_path
 from ..game import program_win_rule
 from ..solver.registry import get_rule_set
+from .arguments import BOARD_HELP, board_size, board_spec
 from .errors import CliError
 
 if TYPE_CHECKING:
@@ -67,9 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default="endoh",
         help=f"auto-solver rule set, one of: {', '.join(_rule_set_names())} (default: endoh)",
     )
-    parser.add_argument(
-        "--board", choices=sorted(STANDARD_BOARDS), help="a standard board size and mine count"
-    )
+    parser.add_argument("--board", type=board_spec, metavar="BOARD", help=BOARD_HELP)
     parser.add_argument("--width", type=int, help="board width in cells (with --height)")
     parser.add_argument("--height", type=int, help="board height in cells (with --width)")
     parser.add_argument("--mines", type=int, help="number of mines (default: a fifth of the cells)")
@@ -155,7 +153,7 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         start = _map_start(map_path, width, height)
     elif sized:
         width, height, mines = (
-            STANDARD_BOARDS[args.board] if args.board else (args.width, args.height, 0)
+            board_size(args.board) if args.board else (args.width, args.height, 0)
         )
         problem = size_problem(width, height)
         if problem is not None:
