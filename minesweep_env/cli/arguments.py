@@ -7,6 +7,22 @@ import argparse
 from ..core.board_spec import BoardSize, parse_board_spec
 from ..core.cells import STANDARD_BOARDS
 
+MAX_SEED = 2**63 - 1
+"""Largest run seed of every subcommand. A run seed only enters
+``np.random.SeedSequence`` (any non-negative integer), so the bound is for the
+records (a signed 64-bit integer in any JSON or CSV reader), the same everywhere:
+``watch --seed S`` shows ``evaluate --seed S``'s games for every S either accepts."""
+
+
+def check_seed(seed: int, flag: str = "--seed") -> int:
+    """``seed`` when it is in ``0..MAX_SEED``; a :class:`~.errors.CliError` otherwise."""
+    from .errors import CliError
+
+    if not 0 <= seed <= MAX_SEED:
+        raise CliError(f"{flag} must be in 0..{MAX_SEED}, got {seed}")
+    return seed
+
+
 BOARD_HELP = "beginner, intermediate, expert or WIDTHxHEIGHTxMINES (e.g. 16x16x40)"
 """What ``--board`` takes, in every subcommand that has it."""
 
