@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..core.first_click import FIRST_CLICK_POLICIES
 from ..formats import format_board, load_layout, load_start, start_path
 from ..generation.solvability import is_solvable
 from ..solver.registry import get_rule_set
@@ -32,6 +33,10 @@ and the position where the solver stopped (a position: ? covered,
 exit status: 0 solvable, 1 not solvable, 2 bad input (one line on stderr)."""
 
 
+RANDOM_POLICIES = ("safe", "zero")
+"""First-click policies that move mines at random: no verdict about the map itself."""
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solvable",
@@ -56,9 +61,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--first-click",
-        choices=("none", "endoh"),
+        choices=FIRST_CLICK_POLICIES,
         default="none",
-        help="none: the map as written (default); endoh: a mine under the start is deleted",
+        help="none: the map as written (default); endoh: a mine under the start is deleted; "
+        "safe and zero are refused: they move mines to random cells, so the verdict would "
+        "be about one random draw, not the map (a map's start is mine-free anyway when "
+        "none says solvable)",
     )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.set_defaults(func=run)
@@ -79,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.map}: give --start X Y (no {start_path(args.map).name} beside it)"
             )
         start = recorded
+    if args.first_click in RANDOM_POLICIES:
+        raise CliError(
+            f"--first-click {args.first_click} moves mines at random, so the verdict would be "
+            "about one draw, not the map: use none (the map as written) or endoh"
+        )
     try:
         verdict = is_solvable(layout, start, rules, first_click=args.first_click)
     except ValueError as error:
