@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from semiautomines_agents.evaluation import Settings, board_target, write_games
-from semiautomines_agents.evaluation.paired import paired_difference
+from semiautomines_agents.evaluation.paired import game_number, paired_difference
 from semiautomines_agents.evaluation.play import Chunk, play_chunk
 from semiautomines_agents.evaluation.stats import GameRecord
 from semiautomines_agents.search.opening import opening_cell, symmetric_cells
@@ -56,7 +56,7 @@ def stored(paths: list[Path], board: str) -> dict[tuple[int, int], list[GameReco
                     continue
                 settings = dict(item.split("=") for item in row["agent"].split(":")[1:])
                 cell = int(settings["first_x"]), int(settings["first_y"])
-                record = GameRecord(int(row["index"]), row["won"] == "1", int(row["guesses"]), 0, 0)
+                record = GameRecord(game_number(row), row["won"] == "1", int(row["guesses"]), 0, 0)
                 games.setdefault(cell, {})[record.index] = record
     return {cell: list(played.values()) for cell, played in games.items()}
 

@@ -31,6 +31,7 @@ from openings import parse_cell, ranked_table  # the sibling script (benchmarks/
 
 from semiautomines_agents import SearchAgent
 from semiautomines_agents.evaluation import Settings, board_target, write_games
+from semiautomines_agents.evaluation.paired import game_number
 from semiautomines_agents.evaluation.play import Chunk, game_seed, make_env, play_game
 from semiautomines_agents.evaluation.stats import GameRecord
 from semiautomines_agents.evaluation.targets import Target
@@ -114,7 +115,7 @@ def stored(paths: list[Path], board: str) -> dict[tuple[int, str], list[GameReco
                 if not row["board"].startswith(board + "#"):
                     continue
                 number = int(row["board"].split("#")[1])
-                record = GameRecord(int(row["index"]), row["won"] == "1", int(row["guesses"]), 0, 0)
+                record = GameRecord(game_number(row), row["won"] == "1", int(row["guesses"]), 0, 0)
                 games.setdefault((number, row["agent"]), []).append(record)
     return games
 

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from semiautomines_agents.evaluation import Settings, board_target, write_games
-from semiautomines_agents.evaluation.paired import paired_difference
+from semiautomines_agents.evaluation.paired import game_number, paired_difference
 from semiautomines_agents.evaluation.play import Chunk, play_chunk
 from semiautomines_agents.evaluation.stats import GameRecord
 
@@ -34,7 +34,7 @@ def stored(path: Path, agent: str, board: str) -> list[GameRecord]:
     """The outcomes ``agent`` had on ``board`` in a games CSV."""
     with path.open(newline="") as handle:
         return [
-            GameRecord(int(row["index"]), row["won"] == "1", int(row["guesses"]), 0.0, 0.0)
+            GameRecord(game_number(row), row["won"] == "1", int(row["guesses"]), 0.0, 0.0)
             for row in csv.DictReader(handle)
             if row["agent"] == agent and row["board"] == board
         ]

@@ -3,6 +3,9 @@
 Data flows one way: map file -> layout -> game -> solver -> env -> agent -> report.
 """
 
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
+from importlib.metadata import version as _version
+
 from .core import (
     FIRST_CLICK_POLICIES,
     STANDARD_BOARDS,
@@ -34,6 +37,12 @@ from .solver import (
     register_rule_set,
 )
 
+try:
+    __version__ = _version("semiautomines")
+except _PackageNotFoundError:  # a source tree on sys.path, not installed
+    __version__ = "0+unknown"
+"""The installed distribution's version (``semiautomines --version`` prints it)."""
+
 __all__ = [
     "FIRST_CLICK_POLICIES",
     "RULE_SETS",
@@ -62,7 +71,8 @@ __all__ = [
     "register_rule_set",
 ]
 
-# Gymnasium: `import minesweep_env` registers SemiAutoMines-v0 (the env module loads on make).
+# Gymnasium: `import minesweep_env` registers SemiAutoMines-v0 and the per-board ids
+# (the env module loads on make).
 from .envs import register_envs as _register_envs  # noqa: E402
 
 _register_envs()

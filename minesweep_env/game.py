@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .core.board import Board
+from .core.board_spec import parse_board_spec
 from .core.cells import COVERED, cell_coordinates
 from .core.first_click import DeferredGenerator, FirstClick
 from .core.layout import MineLayout
@@ -50,6 +52,15 @@ class Game:
         (default, the usual rule and the env's) or ``"nothing-covered"`` (the IOCCC
         program's: every mine flagged too; :func:`program_win_rule` gives it for
         ``endoh`` and ``endoh-alt``).
+
+    A game on a random standard board, and the position to analyse, in two calls::
+
+        game = Game.new("expert", seed=0)      # or "beginner", "intermediate", "16x16x40"
+        game.probe(15, 8)
+        probabilities = mine_probabilities(game.board)   # game.board: a Board snapshot
+
+    :attr:`view` is the raw int8 array; :attr:`board` is the :class:`~minesweep_env.Board`
+    the solvers take (the view plus the mine total).
     """
 
     def __init__(
@@ -97,6 +108,35 @@ class Game:
             seed=seed,
             win_rule=win_rule,
         )
+
+    @classmethod
+    def new(
+        cls,
+        board: str = "beginner",
+        seed: int | None = None,
+        rule_set: str | RuleSet = "complete",
+        first_click: FirstClick | str = FirstClick.SAFE,
+        win_rule: WinRule | str = WinRule.SAFE_CELLS_OPENED,
+    ) -> Game:
+        """A game on a random layout of a standard board or ``WIDTHxHEIGHTxMINES``.
+
+        The layout is ``MineLayout.random(W, H, M, np.random.default_rng(seed))``, the
+        env's layout for layout seed ``seed``, and the first-click policy draws from the
+        same generator after it. Defaults are the env's (``complete``, a safe
+        first click that moves a mine), not the IOCCC program's that :meth:`__init__` keeps.
+
+        :raises ValueError: for an unknown board or one that cannot be played.
+        """
+        width, height, mines = parse_board_spec(board)
+        rng = np.random.default_rng(seed)
+        layout = MineLayout.random(width, height, mines, rng)
+        return cls(layout, rule_set=rule_set, first_click=first_click, seed=rng, win_rule=win_rule)
+
+    @property
+    def board(self) -> Board:
+        """The position as the solvers take it (:func:`~minesweep_env.mine_probabilities`,
+        :func:`~minesweep_env.deduce`): a copy of :attr:`view` with the mine total."""
+        return self.minefield.board()
 
     @property
     def layout(self) -> MineLayout:

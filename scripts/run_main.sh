@@ -8,4 +8,4 @@ python3 -m venv .venv-main
 .venv-main/bin/python -m pip install --quiet -e '.[train]'
 # Compile the probability kernels into numba's cache now, not during the first game
 .venv-main/bin/python -m minesweep_env.compiled --jobs 2 || true  # failing: exact engine
-.venv-main/bin/semiautomines evaluate "$@"
+.venv-main/bin/semiautomines evaluate --maps maps "$@"

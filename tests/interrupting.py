@@ -14,6 +14,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -35,6 +36,33 @@ def ctrl_c_once_playing(command: list[str], cwd: Path, games: int) -> tuple[int,
     outlast any sleep, and a Ctrl-C during start-up tests something else.
     Returns (exit status, stdout, stderr).
     """
+    return signal_once(command, cwd, lambda _, err: _bar_count(err) >= games, signal.SIGINT)
+
+
+def sigterm_once_playing(
+    command: list[str], cwd: Path, games: int, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """:func:`ctrl_c_once_playing` with SIGTERM, what ``timeout`` and ``kill`` send."""
+    ready = lambda _, err: _bar_count(err) >= games  # noqa: E731
+    return signal_once(command, cwd, ready, signal.SIGTERM, env)
+
+
+def _bar_count(stderr: str) -> int:
+    counts = re.findall(r"\| *(\d+)/\d+", stderr)
+    return int(counts[-1]) if counts else 0
+
+
+def signal_once(
+    command: list[str],
+    cwd: Path,
+    ready: Callable[[str, str], bool],
+    signum: int,
+    env: dict[str, str] | None = None,
+) -> tuple[int, str, str]:
+    """Run ``command``, send it ``signum`` once ``ready(stdout, stderr)`` holds, wait for it.
+
+    Returns (exit status, stdout, stderr).
+    """
     process = subprocess.Popen(
         command,
         cwd=cwd,
@@ -42,6 +70,7 @@ def ctrl_c_once_playing(command: list[str], cwd: Path, games: int) -> tuple[int,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=as_if_from_a_terminal,
+        env=env,
     )
     stdout_chunks: list[str] = []
     stderr_chunks: list[str] = []
@@ -51,13 +80,14 @@ def ctrl_c_once_playing(command: list[str], cwd: Path, games: int) -> tuple[int,
     ]
     for reader in readers:
         reader.start()
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        counts = re.findall(r"\| *(\d+)/\d+", "".join(stderr_chunks))
-        if counts and int(counts[-1]) >= games:
-            break
+    deadline = time.monotonic() + 300  # start-up alone can take a minute on a loaded machine
+    while not ready("".join(stdout_chunks), "".join(stderr_chunks)):
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            process.wait(timeout=60)
+            raise AssertionError(f"never ready to be stopped: {''.join(stderr_chunks)[-2000:]}")
         time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     process.wait(timeout=60)
     for reader in readers:
         reader.join(timeout=10)

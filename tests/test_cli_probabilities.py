@@ -118,3 +118,29 @@ def test_help_shows_an_example(tmp_path: Path) -> None:
     done = _run("--help", cwd=tmp_path)
     assert done.returncode == 0
     assert "semiautomines probabilities board.txt" in done.stdout
+
+
+def test_compact_fits_an_expert_board_in_100_columns(tmp_path, capsys):
+    from minesweep_env import Game, format_board, mine_probabilities
+    from minesweep_env.cli.main import main as cli
+
+    game = Game.new("expert", seed=3, first_click="zero", rule_set="endoh")
+    game.probe(15, 8)
+    path = tmp_path / "expert.txt"
+    path.write_text(format_board(game.board))
+    assert cli(["probabilities", str(path)]) == 0
+    wide = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in wide) > 100  # the reason for --compact
+    assert cli(["probabilities", str(path), "--compact"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "30 16 99" and len(lines) == 17
+    assert max(len(line) for line in lines) <= 100
+    probabilities = mine_probabilities(game.board)
+    for y, line in enumerate(lines[1:]):
+        tokens = [line[3 * x : 3 * x + 2].strip() for x in range(30)]
+        for x, token in enumerate(tokens):
+            p = probabilities[y, x]
+            if token.isdigit() and game.view[y, x] < 0:  # a covered cell's percent
+                assert abs(int(token) - 100 * p) <= 1 if 0 < p < 1 else int(token) == 0
+            elif token == "M":
+                assert p == 1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -335,3 +337,39 @@ def test_the_shipped_ppo_model_is_evaluated_by_default(tmp_path):
     assert [r["board"] for r in ppo] == ["beginner", "7x7x8"]
     assert all(model.name in r["agent_detail"] and r["invalid_actions"] == 0 for r in ppo)
     assert "--model" not in result.stdout  # the default needs no --model to replay
+
+
+def test_no_maps_unless_asked_and_the_recorded_command_repeats_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    common = ["--agents", "random", "--boards", "beginner", "--games", "4", "--workers", "1"]
+    assert cli_main(["evaluate", *common, "--out", "a", "--no-progress"]) == 0
+    run = json.loads((only_run_folder(tmp_path / "a") / "run.json").read_text())
+    assert run["planned_games"] == 4  # the beginner board only: no maps/ added behind the back
+    assert "--maps none" in run["command"]
+
+    write_map(tmp_path / "mine" / "small.txt", 6, 6, 5, 1)
+    assert cli_main(["evaluate", *common, "--maps", "mine", "--out", "b", "--no-progress"]) == 0
+    first = only_run_folder(tmp_path / "b")
+    command = json.loads((first / "run.json").read_text())["command"]
+    again = [*shlex.split(command)[1:], "--workers", "1", "--out", "c", "--no-progress"]
+    assert cli_main(again) == 0  # from the folder it was run in, the command plays it again
+    second = only_run_folder(tmp_path / "c")
+    rows = [json.loads((f / "results.json").read_text()) for f in (first, second)]
+    assert [(r["board"], r["wins"]) for r in rows[0]] == [(r["board"], r["wins"]) for r in rows[1]]
+    assert [r["board"] for r in rows[0]] == ["beginner", "mine/small.txt"]
+
+
+def test_games_csv_and_games_jsonl_name_the_game_alike(tmp_path, monkeypatch):
+    from semiautomines_agents.evaluation.paired import game_number
+
+    monkeypatch.chdir(tmp_path)
+    args = ["evaluate", "--agents", "random", "--boards", "beginner", "--games", "3"]
+    args += ["--workers", "1", "--save-games", "--out", "o", "--no-progress"]
+    assert cli_main(args) == 0
+    folder = only_run_folder(tmp_path / "o")
+    with (folder / "games.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    saved = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert [game_number(row) for row in rows] == [game["game"] for game in saved] == [0, 1, 2]
+    assert "index" not in rows[0]
+    assert game_number({"index": "7"}) == 7  # files written before the rename still read

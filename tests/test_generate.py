@@ -220,3 +220,20 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1 and fragment in done.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_board_takes_a_custom_size_as_everywhere_else(tmp_path, capsys):
+    from minesweep_env.cli.main import main as cli
+
+    out = tmp_path / "maps"
+    assert cli(["generate", "--board", "8x8x10", "--seed", "1", "--out", str(out)]) == 0
+    (written,) = out.glob("*.txt")
+    assert written.name == "8x8-10-000.txt"
+    layout = load_layout(written)
+    assert (layout.width, layout.height, layout.mine_count) == (8, 8, 10)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        cli(["generate", "--board", "8x8", "--out", str(out)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "WIDTHxHEIGHTxMINES" in err

@@ -285,3 +285,70 @@ def test_help_shows_an_example(capsys):
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "semiautomines play maps/ioccc/ioccc.txt" in out and "--no-animate" in out
+
+
+# -- what a newcomer meets first ---------------------------------------------------------------
+NO_GUESS_MAP = "maps/no-guess/intermediate/intermediate-069.txt"
+
+
+def _spec(*args: str) -> GameSpec:
+    from minesweep_env.cli.main import build_parser
+    from minesweep_env.cli.play import build_spec
+
+    return build_spec(build_parser("play").parse_args(["play", *args]))
+
+
+def test_the_cursor_is_shown_from_the_start_where_space_probes():
+    session = Session(GameSpec(size=(9, 9, 10), first_click="safe"), 30, 80)
+    assert session.cursor_shown and session.cursor == (4, 4)  # the painter draws it when shown
+
+
+def test_a_maps_start_file_opens_its_start_cell():
+    from minesweep_env.formats.start_file import load_start
+
+    start = load_start(NO_GUESS_MAP)
+    spec = _spec(NO_GUESS_MAP, "--rule-set", "complete", "--first-click", "none")
+    assert spec.start == start
+    session = Session(spec, 30, 80)
+    x, y = start
+    assert session.game.minefield.probes == 1 and session.shown[y, x] != COVERED
+    assert session.cursor == start
+    assert session.state is GameState.WON  # a no-guess map: nothing left to guess
+
+
+def test_the_key_box_says_what_h_does_as_help_does(capsys):
+    from minesweep_env.tui.painter import _help
+
+    alone = Session(GameSpec(size=(9, 9, 10)), 30, 80)
+    assert "h  safest cell" in _help(alone)[0]
+    advised = Session(
+        GameSpec(size=(9, 9, 10), advisor=lambda game: (0, 0), advisor_name="search"), 30, 80
+    )
+    assert "h  search agent's guess" in _help(advised)[0]
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "search agent's guess" in out and "safest cell" in out
+
+
+def test_a_position_file_is_named_as_one(tmp_path, capsys):
+    from minesweep_env import format_board
+
+    game = Game.new("beginner", seed=2)
+    game.probe(4, 4)
+    position = tmp_path / "position.txt"
+    position.write_text(format_board(game.board))
+    assert main(["play", str(position)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "this is a position" in err and "semiautomines probabilities" in err
+
+
+def test_board_takes_a_custom_size_as_everywhere_else(capsys):
+    assert _spec("--board", "8x8x10").size == (8, 8, 10)
+    assert _spec("--board", "Expert").size == (30, 16, 99)
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--board", "9x9x81"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "mines must be in 0..80" in err

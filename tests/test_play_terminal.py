@@ -152,7 +152,10 @@ class Terminal:
         return self.screen.buffer[y + 1][2 * x + 1].bg
 
     def field(self, width: int, height: int) -> list[str]:
-        """The field as text: ``?`` covered (a dot on white), ``0`` a dot on black, etc."""
+        """The field as text: ``?`` covered (a dot on white), ``0`` a dot on black, etc.
+
+        The keyboard cursor (a dot on blue, shown from the start) reads as covered.
+        """
         rows = []
         for y in range(height):
             line = self.screen.buffer[y + 1]
@@ -160,7 +163,7 @@ class Terminal:
             for x in range(width):
                 char = line[2 * x + 1]
                 if char.data == ".":
-                    chars.append("?" if char.bg == "white" else "0")
+                    chars.append("?" if char.bg in ("white", "blue") else "0")
                 else:
                     chars.append(char.data)
             rows.append("".join(chars))
@@ -362,7 +365,9 @@ def test_keyboard_arrows_space_and_f(play):
     # The cursor starts in the middle (2, 2); go to the corner (4, 4) and probe. Arrow keys
     # as a terminal in keypad mode (which curses switches on) sends them: ESC O A..D.
     t.send(DOWN * 2 + RIGHT * 2 + " ")
-    t.wait_for(lambda t: t.field(5, 5)[3:] == ["00000", "00000"], "the corner opened")
+    # (the cursor stays on (4, 4), and a dot on blue reads as covered: see field())
+    t.wait_for(lambda t: t.field(5, 5)[3:] == ["00000", "0000?"], "the corner opened")
+    assert t.cell_bg(4, 4) == "blue" and t.cell_bg(3, 4) == "black"
     # Back to the last covered cell, (0, 0), and flag it with f: that wins.
     t.send(UP * 4 + LEFT * 4 + "f")
     t.wait_for(lambda t: t.smiley(5) == "8-)", "a win by a keyboard flag")

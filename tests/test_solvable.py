@@ -210,3 +210,16 @@ def test_cli_takes_the_start_from_the_start_file_when_not_given(maps: Path) -> N
     assert run_cli("solvable", str(maps / "easy.txt")).returncode == 1
     given = run_cli("solvable", str(maps / "easy.txt"), "--start", "0", "0")
     assert (given.returncode, given.stdout) == (0, "solvable\n")  # --start wins
+
+
+@pytest.mark.parametrize("policy", ["safe", "zero"])
+def test_first_click_offers_every_policy_and_says_why_random_ones_cannot_judge(policy, capsys):
+    from minesweep_env.cli.main import main as cli
+
+    path = "maps/no-guess/intermediate/intermediate-069.txt"
+    assert cli(["solvable", path, "--rule-set", "complete", "--first-click", policy]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "moves mines at random" in err
+    with pytest.raises(SystemExit):
+        cli(["solvable", "--help"])
+    assert "safe and zero are refused" in " ".join(capsys.readouterr().out.split())

@@ -223,3 +223,17 @@ def test_with_the_overlay_on_a_watcher_reads_the_guess_unless_pointing_at_a_cell
     assert session.cursor_odds() == ""
     session.cursor, session.cursor_shown = (0, 5), True  # the mouse over a cell
     assert session.cursor_odds().startswith("(0, 5) ")
+
+
+@pytest.mark.parametrize("command", ["watch", "evaluate"])
+def test_watch_and_evaluate_take_the_same_seeds(command, tmp_path, capsys):
+    from minesweep_env.cli.arguments import MAX_SEED
+    from minesweep_env.cli.main import main as cli
+
+    tail = ["--agent" if command == "watch" else "--agents", "nope", "--boards", "beginner"]
+    tail = tail[:2] + (["--board", "beginner"] if command == "watch" else tail[2:])
+    assert cli([command, "--seed", "99999999999", *tail]) == 2
+    assert "--seed" not in capsys.readouterr().err  # the seed passed: the agent is refused
+    assert cli([command, "--seed", str(MAX_SEED + 1), *tail]) == 2
+    err = capsys.readouterr().err
+    assert f"--seed must be in 0..{MAX_SEED}" in err and err.count("\n") == 1

@@ -15,7 +15,9 @@ import shlex
 import sys
 from pathlib import Path
 
+from minesweep_env.cli.arguments import check_seed
 from minesweep_env.cli.errors import CliError
+from minesweep_env.cli.stopping import interrupted_status, sigterm_as_interrupt
 from minesweep_env.core.cells import STANDARD_BOARDS
 from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
 from minesweep_env.solver.registry import get_rule_set
@@ -52,11 +54,12 @@ MAX_GAMES = 10_000_000
 MAX_WORKERS = 256
 """Most worker processes: each is a Python with the solver loaded."""
 REPO_MAPS = Path(__file__).resolve().parents[2] / "maps"
-"""The prepared maps shipped with the repository."""
+"""The prepared maps shipped with the repository (played only when ``--maps`` names
+them: a run plays what it was asked for, from any folder)."""
 
 EXAMPLES = """\
 examples:
-  semiautomines evaluate                       # the main job: baselines, standard boards, maps/
+  semiautomines evaluate --maps maps           # the main job: baselines, standard boards, maps/
   semiautomines evaluate --agents random,greedy --boards beginner --maps none --games 1000
   semiautomines evaluate --maps maps/ioccc/hilbert4x4.txt maps/suites/expert --boards none
   semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
@@ -67,14 +70,15 @@ examples:
 
 Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
 no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
-row (a suite); "none" for no map. Default: the repository's maps/ folder.
+row (a suite); "none" for no map. Default: no map (give --maps maps for the prepared ones).
 The first click on a map is the agent's unless NAME.start beside it fixes it (no-guess
 maps). A deterministic agent plays each map once; others play --games games per map row.
 Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
 results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json;
 with --save-games also games.jsonl (every game's layout and moves, for `replay`).
 With --baseline, rows also carry the paired difference against that agent on the same
-games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C keeps the partial results.
+games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C or SIGTERM keeps the partial results
+(exit status 130 or 143).
 --backend ray plays the same games as Ray tasks: on a local Ray it starts (--workers
 CPUs), or on the cluster at --ray-address (--workers then caps the chunks at once); a
 worker that dies mid-chunk has its chunk retried by Ray, and the results are identical.
@@ -102,8 +106,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="comma-separated agents: random, greedy, greedy-plain, greedy-opening, "
         "greedy-zero, search (settings as search:depth=3), ppo "
-        f"(default {DEFAULT_AGENTS};"
-        " ppo is skipped with a notice while no model is shipped)",
+        f"(default {DEFAULT_AGENTS}, ppo with the shipped model or --model; "
+        "ppo is skipped with a notice only when no model file is found)",
     )
     parser.add_argument(
         "--boards",
@@ -115,7 +119,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         default=None,
         metavar="PATH",
-        help="map files or folders (default: the repository's maps/; 'none' for no maps)",
+        help="map files or folders (default: none; the main job passes --maps maps)",
     )
     parser.add_argument(
         "--rule-set", default="complete", help="auto-solver rule set (default complete)"
@@ -196,8 +200,7 @@ def _names(text: str, what: str) -> list[str]:
 
 def _check_numbers(args: argparse.Namespace) -> int:
     _check_range("--games", args.games, MAX_GAMES)
-    if args.seed < 0:
-        raise CliError(f"--seed must be 0 or more, got {args.seed}")
+    check_seed(args.seed)
     workers = _available_cores() if args.workers is None else args.workers
     _check_range("--workers", workers, MAX_WORKERS)
     return workers
@@ -255,11 +258,7 @@ def _targets(args: argparse.Namespace) -> list[Target]:
                 targets.append(board_target(name))
             except ValueError as error:
                 raise CliError(str(error)) from None
-    if args.maps is None:
-        paths = [REPO_MAPS] if REPO_MAPS.is_dir() else []
-        if not paths:
-            print("semiautomines evaluate: no maps/ folder found; boards only", file=sys.stderr)
-    elif [p.lower() for p in args.maps] == ["none"]:
+    if args.maps is None or [p.lower() for p in args.maps] == ["none"]:
         paths = []
     else:
         paths = [Path(p) for p in args.maps]
@@ -290,10 +289,8 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
     parts = ["semiautomines", "evaluate", "--agents", ",".join(agents)]
     boards = [t.name for t in targets if t.kind == "board"]
     parts += ["--boards", ",".join(boards) or "none"]
-    parts += [
-        "--maps",
-        *(args.maps if args.maps is not None else ["maps" if REPO_MAPS.is_dir() else "none"]),
-    ]
+    # As given: relative paths are the cwd's at run time, where the command was typed.
+    parts += ["--maps", *(args.maps if args.maps is not None else ["none"])]
     parts += ["--rule-set", args.rule_set, "--first-click", args.first_click]
     parts += ["--games", str(args.games), "--seed", str(args.seed)]
     if args.baseline is not None:
@@ -339,16 +336,17 @@ def run(args: argparse.Namespace) -> int:
             f"{args.out}: cannot make a run folder ({error.strerror or error})"
         ) from None
     command = _command(args, agents, targets)
-    run_result = evaluate(
-        agents,
-        targets,
-        settings,
-        args.games,
-        workers=workers,
-        progress=not args.no_progress,
-        descriptions=descriptions,
-        backend=backend,
-    )
+    with sigterm_as_interrupt():  # again: a Ray driver installs its own SIGTERM handler
+        run_result = evaluate(
+            agents,
+            targets,
+            settings,
+            args.games,
+            workers=workers,
+            progress=not args.no_progress,
+            descriptions=descriptions,
+            backend=backend,
+        )
     backend.close()  # on an early exit instead, Ray stops the Ray it started by itself
     if args.baseline is not None:
         add_paired_columns(run_result.rows, run_result.records, args.baseline)
@@ -371,7 +369,7 @@ def run(args: argparse.Namespace) -> int:
             f"{run_result.planned_games} games) written to {folder}",
             file=sys.stderr,
         )
-        return 130
+        return interrupted_status()
     if run_result.error:
         raise CliError(
             f"stopped by an error ({run_result.error}); partial results written to {folder}", 1

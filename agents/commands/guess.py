@@ -1,6 +1,6 @@
 """``semiautomines guess``: which cell to probe in a position, and why.
 
-The analyser's job (what people use JSMinesweeper's for): read a seed 002
+The analyser's job (what people use JSMinesweeper's for): read a
 position, ask the ``search`` agent, print the advised cell and the candidates
 it weighed with their mine probability, chance of progress and survival over
 the next guesses.
@@ -30,7 +30,7 @@ examples:
   semiautomines guess board.txt --mines 99 --json
   semiautomines guess board.txt --agent search:depth=3
 
-BOARD is a position in the seed 002 format (see `semiautomines probabilities --help`):
+BOARD is a position file (what a player sees; see `semiautomines probabilities --help`):
 a header "width height [mines]", then one row per line: ? covered, ! a known mine,
 a digit a probed cell. Coordinates are (x, y) from the top left, 0-based.
 
@@ -71,7 +71,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("board", metavar="BOARD", help="position file (seed 002 format)")
+    parser.add_argument(
+        "board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)"
+    )
     parser.add_argument(
         "--mines",
         type=int,

@@ -87,6 +87,6 @@ def run(args: argparse.Namespace) -> int:
             f"training needs the 'train' extra ({error.name} is missing): "
             "pip install 'semiautomines[train]'"
         ) from None
-    run_dir = script.train(settings)
+    run_dir = script.train(settings, reraise_interrupt=True)
     print(f"run folder: {run_dir}")
     return 0

@@ -15,6 +15,8 @@ import secrets
 import sys
 from pathlib import Path
 
+from minesweep_env.cli.arguments import MAX_SEED as SHARED_MAX_SEED
+from minesweep_env.cli.arguments import check_seed
 from minesweep_env.cli.errors import CliError
 from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
 from minesweep_env.solver.registry import RULE_SETS, get_rule_set
@@ -28,7 +30,8 @@ from ..watching.film import write_film
 
 DEFAULT_DELAY = 0.5
 """Seconds between guesses: slow enough to follow, quick enough not to bore."""
-MAX_SEED = 2**32 - 1
+MAX_SEED = SHARED_MAX_SEED
+"""Largest --seed: evaluate's bound, so game K of seed S is the same game in both."""
 
 EXAMPLES = """\
 examples:
@@ -156,9 +159,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CliError(str(error)) from None
     check_delay(args.delay)
-    seed = secrets.randbelow(MAX_SEED) if args.seed is None else args.seed
-    if not 0 <= seed <= MAX_SEED:
-        raise CliError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
+    seed = secrets.randbelow(2**32) if args.seed is None else check_seed(args.seed)
     if args.game < 0:
         raise CliError(f"--game must be 0 or more, got {args.game}")
     target = target_of(args)

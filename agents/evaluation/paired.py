@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,15 @@ PAIRED_KEYS = (
 )
 """Columns a run with ``--baseline`` adds to results.csv and results.json."""
 
-GAME_KEYS = ("agent", "board", "index", "won", "guesses", "safe_opened", "seconds", "invalid")
-"""Columns of games.csv, one row per game played."""
+GAME_KEYS = ("agent", "board", "game", "won", "guesses", "safe_opened", "seconds", "invalid")
+"""Columns of games.csv, one row per game played; ``game`` is the game's number in the
+run, the same key as in games.jsonl (``replay --game K``)."""
+
+
+def game_number(row: Mapping[str, str]) -> int:
+    """The game number of a games.csv row; files written before the column was named
+    ``game`` call it ``index``."""
+    return int(row["game"] if "game" in row else row["index"])
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from ..evaluation.paired import paired_difference
+from ..evaluation.paired import game_number, paired_difference
 from ..evaluation.stats import GameRecord
 
 POOLED_STRIDE = 1 << 32
@@ -59,7 +59,7 @@ def _run_games(run: Path, agent: str, board: str) -> list[GameRecord]:
         raise ValueError(f"{path}: agent {agent!r} has boards {boards}; pick one with --board")
     return [
         GameRecord(
-            int(row["index"]),
+            game_number(row),
             row["won"] == "1",
             int(row["guesses"]),
             float(row["safe_opened"]),

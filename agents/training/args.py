@@ -155,7 +155,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per :class:`Args` field; booleans get ``--x/--no-x``."""
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
-        help_text = f"{f.metadata['help']} (default: {f.default!r})"
+        help_text = f.metadata["help"]
+        if "(default" not in help_text:  # a help that explains its default says it once
+            help_text += f" (default: {f.default!r})"
         if f.type in (bool, "bool"):
             parser.add_argument(
                 flag, action=argparse.BooleanOptionalAction, default=f.default, help=help_text

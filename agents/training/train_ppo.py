@@ -44,6 +44,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
+from minesweep_env.cli.stopping import sigterm_as_interrupt
 from minesweep_env.fileio import write_bytes, write_text
 
 from ..model_files import TRUST_RISK
@@ -108,8 +109,14 @@ def run_folder(args: Args) -> Path:
     return Path(args.runs_dir) / name
 
 
-def train(args: Args) -> Path:
-    """Run the training described by ``args``; returns the run folder."""
+def train(args: Args, reraise_interrupt: bool = False) -> Path:
+    """Run the training described by ``args``; returns the run folder.
+
+    Ctrl-C or SIGTERM (under :func:`~minesweep_env.cli.stopping.sigterm_as_interrupt`)
+    saves what was learnt; with ``reraise_interrupt`` the interrupt is then raised
+    again, so ``semiautomines train`` leaves with the stopped-run status (130 or 143)
+    rather than success.
+    """
     validate(args)
     torch.set_num_threads(args.torch_threads)
     run_dir = run_folder(args)
@@ -132,7 +139,7 @@ def train(args: Args) -> Path:
     if args.init_model and not args.resume:
         evaluation.initial(model)
 
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None
     try:
         # Imitation of the teacher: cloning, then DAgger (stages already done are skipped).
         evaluation.offset = imitate(
@@ -145,8 +152,8 @@ def train(args: Args) -> Path:
             tb_log_name="ppo",
             reset_num_timesteps=not args.resume,
         )
-    except KeyboardInterrupt:  # stopping early is normal: keep what was learnt
-        interrupted = True
+    except KeyboardInterrupt as stop:  # stopping early is normal: keep what was learnt
+        interrupted = stop
         print(
             f"interrupted at {model.num_timesteps} PPO steps; saving {run_dir}/final.pt and, "
             f"to resume from, final{TRUSTED_ZIP_SUFFIX}",
@@ -165,7 +172,9 @@ def train(args: Args) -> Path:
         )
 
     # The model to ship, with its sidecar and its curve: only a finished run's.
-    if args.save_model and not interrupted:
+    if interrupted is not None and reraise_interrupt:
+        raise interrupted
+    if args.save_model and interrupted is None:
         out = Path(args.save_model)
         save_with_sidecar(model, out, args)
         curve = (run_dir / "learning_curve.png").read_bytes()
@@ -186,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"train_ppo: error: {error}", file=sys.stderr)
         return 2
-    run_dir = train(args)
+    with sigterm_as_interrupt():  # SIGTERM saves what was learnt, as Ctrl-C does
+        run_dir = train(args)
     print(f"run folder: {run_dir}")
     return 0
 

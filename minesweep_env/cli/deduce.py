@@ -20,9 +20,9 @@ from .errors import CliError
 from .position_input import PositionFile
 
 PROVEN_SAFE = "o"
-"""Marks a covered cell the rule set proves safe (as ``o`` means "not a mine" in seed 004)."""
+"""Marks a covered cell the rule set proves safe (as ``o`` means "not a mine" in a layout grid)."""
 PROVEN_MINE = "x"
-"""Marks a covered cell the rule set proves a mine (as ``x`` means "mine" in seed 004)."""
+"""Marks a covered cell the rule set proves a mine (as ``x`` means "mine" in a layout grid)."""
 
 EXAMPLES = f"""\
 examples:
@@ -30,7 +30,7 @@ examples:
   semiautomines deduce board.txt --rule-set complete --mines 10
   semiautomines deduce board.txt --rule-set mysweeper --json
 
-BOARD is a position in the seed 002 format: a header "width height [mines]",
+BOARD is a position file (what a player sees): a header "width height [mines]",
 then one row per line: ? covered, ! a known mine, a digit a probed cell, e.g.
 
   4 2
@@ -67,7 +67,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("board", metavar="BOARD", help="position file (seed 002 format)")
+    parser.add_argument(
+        "board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)"
+    )
     parser.add_argument(
         "--rule-set",
         default="complete",
@@ -105,7 +107,7 @@ def format_deduction(
     mines: frozenset[tuple[int, int]],
     rule_set: str,
 ) -> str:
-    """The position in the seed 002 layout, proven cells marked, and a one-line summary."""
+    """The position in the position format, proven cells marked, and a one-line summary."""
     lines = [f"{board.width} {board.height}"]
     if board.total_mines is not None:
         lines[0] += f" {board.total_mines}"

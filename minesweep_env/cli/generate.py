@@ -10,7 +10,6 @@ import numpy as np
 from tqdm import tqdm
 
 from ..core.board_spec import size_problem
-from ..core.cells import STANDARD_BOARDS
 from ..fileio import write_text
 from ..formats import format_ioccc, format_start, start_path
 from ..generation.no_guess import (
@@ -22,6 +21,8 @@ from ..generation.no_guess import (
 )
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
+from .arguments import BOARD_HELP, board_label, board_spec
+from .arguments import board_size as size_of_spec
 from .errors import EXIT_OK, CliError
 
 MAX_COUNT = 100_000
@@ -64,7 +65,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     size = parser.add_argument_group("board (--board, or all of --width --height --mines)")
-    size.add_argument("--board", choices=sorted(STANDARD_BOARDS), help="a standard board")
+    size.add_argument("--board", type=board_spec, metavar="BOARD", help=BOARD_HELP)
     size.add_argument("--width", type=int, metavar="W")
     size.add_argument("--height", type=int, metavar="H")
     size.add_argument("--mines", type=int, metavar="M")
@@ -105,7 +106,7 @@ def board_size(args: argparse.Namespace) -> tuple[int, int, int, str]:
     if args.board:
         if any(v is not None for v in custom):
             raise CliError("give --board or --width/--height/--mines, not both")
-        return (*STANDARD_BOARDS[args.board], args.board)
+        return (*size_of_spec(args.board), board_label(args.board))
     if any(v is None for v in custom):
         raise CliError("give --board NAME, or all three of --width, --height and --mines")
     width, height, mines = custom

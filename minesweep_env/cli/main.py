@@ -18,8 +18,10 @@ from collections.abc import Iterator
 from importlib.metadata import entry_points
 from types import ModuleType
 
+from .. import __version__
 from ..errors import InconsistentBoardError, MapFormatError
 from .errors import EXIT_BAD_INPUT, CliError
+from .stopping import interrupted_status, sigterm_as_interrupt
 
 SUBCOMMANDS = (
     "play",
@@ -55,7 +57,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="semiautomines",
         description="Semi-automatic Minesweeper: play, solve, generate and evaluate.",
-        epilog="Exit status: 0 success, 1 a negative answer (e.g. not solvable), 2 bad input.",
+        epilog="Exit status: 0 success, 1 a negative answer (e.g. not solvable), 2 bad input,\n"
+        "130 stopped by Ctrl-C, 143 stopped by SIGTERM (timeout, kill, a batch scheduler);\n"
+        "a stopped run keeps what it finished, as after Ctrl-C.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help="print the version"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in _subcommand_modules(command):
@@ -94,13 +102,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
-        return int(args.func(args) or 0)
+        with sigterm_as_interrupt():
+            return int(args.func(args) or 0)
     except (CliError, MapFormatError, InconsistentBoardError) as error:
         print(f"semiautomines {args.command}: error: {error}", file=sys.stderr)
         return getattr(error, "exit_code", EXIT_BAD_INPUT)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         print(f"semiautomines {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return interrupted_status(stop)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.board_spec import size_problem
-from ..core.cells import STANDARD_BOARDS
 from ..core.first_click import FIRST_CLICK_POLICIES, FirstClick
+from ..core.layout import MineLayout
 from ..core.minefield import WinRule
-from ..formats import load_layout
+from ..errors import MapFormatError
+from ..formats import load_board, load_layout
+from ..formats.start_file import load_start, start_path
 from ..game import program_win_rule
 from ..solver.registry import get_rule_set
+from .arguments import BOARD_HELP, board_size, board_spec
 from .errors import CliError
 
 if TYPE_CHECKING:
@@ -31,11 +34,13 @@ ADVISOR = "search"
 EXAMPLE = """\
 examples:
   semiautomines play                          # the IOCCC program: the field fills the terminal
-  semiautomines play maps/ioccc/ioccc.txt     # play a map file (IOCCC or x/o format)
+  semiautomines play maps/ioccc/ioccc.txt     # play a map file (IOCCC map or layout grid)
   semiautomines play --board expert --seed 7  # 30x16, 99 mines, reproducible
   semiautomines play maps/ioccc/unwinnable.txt --rule-set endoh-alt   # flag by hand to win
 
 mouse: left click probes (the smiley starts a new game), right click flags.
+A map with a NAME.start file beside it (a no-guess map) opens its start cell by itself.
+
 keys:  arrows move, space/enter probe, f flag, p odds overlay, h hint (the search
        agent's guess when the agents are installed, else the safest cell),
        a animation on/off, r new game, q quit.
@@ -62,9 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default="endoh",
         help=f"auto-solver rule set, one of: {', '.join(_rule_set_names())} (default: endoh)",
     )
-    parser.add_argument(
-        "--board", choices=sorted(STANDARD_BOARDS), help="a standard board size and mine count"
-    )
+    parser.add_argument("--board", type=board_spec, metavar="BOARD", help=BOARD_HELP)
     parser.add_argument("--width", type=int, help="board width in cells (with --height)")
     parser.add_argument("--height", type=int, help="board height in cells (with --width)")
     parser.add_argument("--mines", type=int, help="number of mines (default: a fifth of the cells)")
@@ -147,13 +150,15 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         raise CliError("--width and --height go together")
     layout = size = None
     map_path = None
+    start: tuple[int, int] | None = None
     if args.map is not None:
         map_path = Path(args.map)
-        layout = load_layout(map_path)
+        layout = _load_map(map_path)
         width, height, mines = layout.width, layout.height, layout.mine_count
+        start = _map_start(map_path, width, height)
     elif sized:
         width, height, mines = (
-            STANDARD_BOARDS[args.board] if args.board else (args.width, args.height, 0)
+            board_size(args.board) if args.board else (args.width, args.height, 0)
         )
         problem = size_problem(width, height)
         if problem is not None:
@@ -175,8 +180,37 @@ def build_spec(args: argparse.Namespace) -> GameSpec:
         map_path=map_path,
         seed=args.seed,
         win_rule=args.win_rule or program_win_rule(args.rule_set).value,
+        start=start,
         **_advice(),
     )
+
+
+def _load_map(path: Path) -> MineLayout:
+    """The map's layout; a position file (a player's view, no mines in it) is named as
+    such, in one line saying which commands read it, instead of the map reader's complaint."""
+    try:
+        return load_layout(path)
+    except MapFormatError:
+        try:
+            load_board(path)
+        except (MapFormatError, ValueError):
+            raise  # neither: the map reader's message says what is wrong
+        raise CliError(
+            f"{path}: this is a position (what a player sees, with no mines in it), not a map: "
+            "it cannot be played; analyse it with `semiautomines probabilities` or "
+            "`semiautomines guess`"
+        ) from None
+
+
+def _map_start(path: Path, width: int, height: int) -> tuple[int, int] | None:
+    """The start cell in the map's ``.start`` file, checked against the board, or ``None``."""
+    start = load_start(path)
+    if start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
+        raise CliError(
+            f"{start_path(path)}: start cell ({start[0]}, {start[1]}) is outside the "
+            f"{width}x{height} map"
+        )
+    return start
 
 
 def _advice() -> dict:

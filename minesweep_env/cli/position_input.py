@@ -1,4 +1,4 @@
-"""Reading a seed 002 position for a subcommand, with errors that name the file line.
+"""Reading a position file for a subcommand, with errors that name the file line.
 
 ``probabilities`` and ``deduce`` both take a position file and ``--mines``, and
 both must refuse a position no layout fits with the line of the contradicted

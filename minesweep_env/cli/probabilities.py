@@ -1,6 +1,6 @@
 """``semiautomines probabilities``: the exact mine probability of every covered cell.
 
-The seed 002 tool's job: read a position, write the same grid with each ``?``
+The position analyser's job: read a position, write the same grid with each ``?``
 replaced by the probability that it holds a mine.
 """
 
@@ -25,8 +25,9 @@ examples:
   semiautomines probabilities board.txt
   semiautomines probabilities board.txt --mines 10 -o board.prob.txt
   semiautomines probabilities board.txt --json
+  semiautomines probabilities board.txt --compact   # whole percents: expert fits 90 columns
 
-BOARD is a position in the seed 002 format: a header "width height [mines]",
+BOARD is a position file (what a player sees): a header "width height [mines]",
 then one row per line: ? covered, ! a known mine, a digit a probed cell, e.g.
 
   3 3 2
@@ -66,7 +67,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("board", metavar="BOARD", help="position file (seed 002 format)")
+    parser.add_argument(
+        "board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)"
+    )
     parser.add_argument(
         "--mines",
         type=int,
@@ -84,6 +87,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="D",
         help="decimals of each probability in the grid (default: 3)",
     )
+    parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="whole percents, two columns a cell (an expert board fits 90 columns): 1..99, "
+        "0 only when surely safe, M only when surely a mine",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.set_defaults(func=run)
 
@@ -96,6 +105,42 @@ def _format_probability(weight: int, layouts: int, decimals: int) -> str:
     if weight != layouts and float(text) == 1:
         return f"{1 - 10**-decimals:.{decimals}f}"
     return text
+
+
+def _format_percent(weight: int, layouts: int) -> str:
+    """Whole percent in at most two characters; 0 and ``M`` (a sure mine) only when exact."""
+    if weight == 0:
+        return "0"
+    if weight == layouts:
+        return "M"
+    return str(min(99, max(1, round(100 * weight / layouts))))
+
+
+def format_percent_grid(board: Board, analysis: PositionAnalysis) -> str:
+    """:func:`format_probability_grid` in whole percents, every cell two columns wide.
+
+    Why: three decimals make a cell six columns, 180 on an expert board; two columns
+    and a space make it 90, inside a 100-column terminal.
+    """
+    cells = []
+    for y in range(board.height):
+        row = []
+        for x in range(board.width):
+            value = int(board.grid[y, x])
+            weight = analysis.mine_weights[y, x]
+            if value == FLAGGED:
+                row.append("!")
+            elif value >= 0:
+                row.append(str(value))
+            elif weight is None:
+                row.append("?")
+            else:
+                row.append(_format_percent(weight, analysis.layouts))
+        cells.append(" ".join(token.rjust(2) for token in row))
+    header = f"{board.width} {board.height}"
+    if analysis.total_mines is not None:
+        header += f" {analysis.total_mines}"
+    return "\n".join([header, *cells]) + "\n"
 
 
 def format_probability_grid(board: Board, analysis: PositionAnalysis, decimals: int = 3) -> str:
@@ -167,6 +212,8 @@ def run(args: argparse.Namespace) -> int:
         raise position.inconsistent(error) from None
     if args.json:
         output = json.dumps(probabilities_json(board, analysis)) + "\n"
+    elif args.compact:
+        output = format_percent_grid(board, analysis)
     else:
         output = format_probability_grid(board, analysis, args.decimals)
     if args.output is None:

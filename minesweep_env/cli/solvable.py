@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..core.first_click import FIRST_CLICK_POLICIES
 from ..formats import format_board, load_layout, load_start, start_path
 from ..generation.solvability import is_solvable
 from ..solver.registry import get_rule_set
@@ -21,15 +22,19 @@ o (safe). The start cell is probed as written, with no first-click protection:
 a start on a mine is "not solvable" (IOCCC maps included, although the IOCCC
 program would delete that mine; --first-click endoh judges under its rule).
 Then the auto-solver of the rule set opens and flags all it can prove, with the
-total mine count known. The default rule set, substitution, is the seed 004
-solver's; complete gives the exact answer.
+total mine count known. The default rule set, substitution, is the
+mine-solver program's (grind, eliminate, end game); complete gives the exact answer.
 
 output: "solvable", or "not solvable", the number of safe cells left covered
-and the position where the solver stopped (seed 002 format: ? covered,
+and the position where the solver stopped (a position: ? covered,
 ! flag, digits; the header holds width height mines), which
 "semiautomines probabilities" reads as it is.
 
 exit status: 0 solvable, 1 not solvable, 2 bad input (one line on stderr)."""
+
+
+RANDOM_POLICIES = ("safe", "zero")
+"""First-click policies that move mines at random: no verdict about the map itself."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -56,9 +61,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--first-click",
-        choices=("none", "endoh"),
+        choices=FIRST_CLICK_POLICIES,
         default="none",
-        help="none: the map as written (default); endoh: a mine under the start is deleted",
+        help="none: the map as written (default); endoh: a mine under the start is deleted; "
+        "safe and zero are refused: they move mines to random cells, so the verdict would "
+        "be about one random draw, not the map (a map's start is mine-free anyway when "
+        "none says solvable)",
     )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.set_defaults(func=run)
@@ -79,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
                 f"{args.map}: give --start X Y (no {start_path(args.map).name} beside it)"
             )
         start = recorded
+    if args.first_click in RANDOM_POLICIES:
+        raise CliError(
+            f"--first-click {args.first_click} moves mines at random, so the verdict would be "
+            "about one draw, not the map: use none (the map as written) or endoh"
+        )
     try:
         verdict = is_solvable(layout, start, rules, first_click=args.first_click)
     except ValueError as error:

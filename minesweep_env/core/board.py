@@ -77,3 +77,21 @@ class Board:
         return [
             "".join(_CHAR_OF_CODE.get(int(v), str(int(v))) for v in row) for row in self.grid
         ]
+
+
+def require_board(value: object, caller: str) -> Board:
+    """``value`` when it is a :class:`Board`; a ``TypeError`` saying how to get one otherwise.
+
+    Why: the solvers read ``board.grid`` and ``board.total_mines`` deep inside, so an
+    array or a :class:`~minesweep_env.Game` passed by mistake would fail there with an
+    ``AttributeError`` that names neither what was expected nor the fix.
+    """
+    if isinstance(value, Board):
+        return value
+    got = type(value).__name__
+    if isinstance(value, np.ndarray):
+        got = f"a numpy array {value.shape}"
+    raise TypeError(
+        f"{caller}() takes a Board, got {got}; from a Game use game.board, "
+        "from a view array Board(view, total_mines)"
+    )

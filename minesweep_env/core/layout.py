@@ -108,7 +108,7 @@ class MineLayout:
         return cls(mines=np.array([[c == "x" for c in row] for row in rows], dtype=bool))
 
     def rows(self) -> list[str]:
-        """One string per row: ``x`` mine, ``o`` safe (the seed 004 layout format)."""
+        """One string per row: ``x`` mine, ``o`` safe (the layout grid format)."""
         return ["".join("x" if m else "o" for m in row) for row in self.mines]
 
     def __eq__(self, other: object) -> bool:

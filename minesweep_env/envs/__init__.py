@@ -8,10 +8,17 @@ from .observations import OBS_MODES, PLANE_CODES, PLANE_NAMES
 ENV_ID = "SemiAutoMines-v0"
 ENTRY_POINT = "minesweep_env.envs.semi_auto_mines:SemiAutoMinesEnv"
 VECTOR_ENTRY_POINT = "minesweep_env.envs.threaded:make_vector_env"
+BOARD_ENV_IDS = {
+    "SemiAutoMines-Beginner-v0": "beginner",
+    "SemiAutoMines-Intermediate-v0": "intermediate",
+    "SemiAutoMines-Expert-v0": "expert",
+}
+"""Per-board ids: the same env as :data:`ENV_ID` with ``board`` preset (a ``board=`` given to
+``gymnasium.make`` still wins)."""
 
 
 def register_envs() -> None:
-    """Register ``SemiAutoMines-v0`` with Gymnasium (idempotent).
+    """Register ``SemiAutoMines-v0`` and :data:`BOARD_ENV_IDS` with Gymnasium (idempotent).
 
     The entry points are strings, so importing :mod:`minesweep_env` does not
     import the env modules until an env is made. ``gymnasium.make_vec`` makes
@@ -27,13 +34,17 @@ def register_envs() -> None:
     """
     from gymnasium.envs.registration import register, registry
 
-    if ENV_ID not in registry:
-        register(
-            id=ENV_ID,
-            entry_point=ENTRY_POINT,
-            vector_entry_point=VECTOR_ENTRY_POINT,
-            disable_env_checker=True,
-        )
+    presets: dict[str, dict[str, str]] = {ENV_ID: {}}
+    presets.update({env_id: {"board": board} for env_id, board in BOARD_ENV_IDS.items()})
+    for env_id, kwargs in presets.items():
+        if env_id not in registry:
+            register(
+                id=env_id,
+                entry_point=ENTRY_POINT,
+                vector_entry_point=VECTOR_ENTRY_POINT,
+                disable_env_checker=True,
+                kwargs=kwargs,
+            )
 
 
 def __getattr__(name: str):
@@ -46,6 +57,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "BOARD_ENV_IDS",
     "ENV_ID",
     "OBS_MODES",
     "PLANE_CODES",

@@ -36,7 +36,7 @@ def load_layout(path: str | Path) -> MineLayout:
 
 
 def load_board(path: str | Path, total_mines: int | None = None) -> Board:
-    """Read a seed 002 position file; ``total_mines`` overrides its header."""
+    """Read a position file (a player's view); ``total_mines`` overrides its header."""
     return parse_board(read_text(path), str(path), total_mines)
 
 

@@ -1,4 +1,4 @@
-"""The IOCCC endoh1 map format (seed 000).
+"""The IOCCC map format (the endoh1 program's).
 
 ``width height mines`` followed by width*height priorities, whitespace-separated,
 row-major. A cell is a mine when its priority is below ``mines``; the priorities

@@ -1,4 +1,4 @@
-"""The seed 004 layout format: one row per line, ``x`` a mine, ``o`` safe.
+"""The layout grid format: one row per line, ``x`` a mine, ``o`` safe.
 
 Every other character is ignored, as in the original tool; a line with no
 ``x`` or ``o`` is not a row.

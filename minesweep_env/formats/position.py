@@ -1,4 +1,4 @@
-"""The seed 002 board-position format.
+"""The position format: what a player sees, as text.
 
 First line ``W H`` and optionally a third number, the total mine count; then H
 rows of W cells: ``!`` a known mine, ``?`` a covered cell, a digit a probed cell.
@@ -45,7 +45,7 @@ def _header(line: str, number: int, source: str) -> tuple[int, int, int | None]:
 
 
 def parse_board(text: str, source: str = "<string>", total_mines: int | None = None) -> Board:
-    """Parse a seed 002 position. ``total_mines`` overrides the header's count."""
+    """Parse a position. ``total_mines`` overrides the header's count."""
     lines = [(n, line) for n, line in numbered_lines(text) if line.strip()]
     if not lines:
         raise MapFormatError("empty file: expected a 'width height' header", source, 1)
@@ -90,7 +90,7 @@ def parse_board(text: str, source: str = "<string>", total_mines: int | None = N
 
 
 def format_board(board: Board) -> str:
-    """Write a position in the seed 002 format (with the total when known)."""
+    """Write a position in the position format (with the total when known)."""
     header = f"{board.width} {board.height}"
     if board.total_mines is not None:
         header += f" {board.total_mines}"

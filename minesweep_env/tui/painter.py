@@ -25,7 +25,7 @@ HELP = (
     "right click, f  flag",
     "arrows  move",
     "p  odds overlay",
-    "h  safest guess",
+    "h  {hint}",
     "a  animation on/off",
     "r, smiley  new game",
     "?  this help",
@@ -288,11 +288,18 @@ class Painter:
             self._text_at(panel.row + offset, panel.col, text, 0, panel.cols - 1)
 
 
+def hint_label(advisor_name: str | None) -> str:
+    """What the ``h`` key shows: the named adviser's guess, or the safest cell without one
+    (the same words as ``semiautomines play --help``)."""
+    return "safest cell" if advisor_name is None else f"{advisor_name} agent's guess"
+
+
 def _help(session: Session) -> tuple[tuple[str, ...], str]:
     """The key help (long and one-line) for who plays: a person, or a driver."""
     driver = session.spec.driver
     if driver is None:
-        return HELP, SHORT_HELP
+        hint = hint_label(session.spec.advisor_name if session.spec.advisor else None)
+        return tuple(row.format(hint=hint) for row in HELP), SHORT_HELP
     restart = driver.restart_label
     return (
         tuple(row.format(restart=restart) for row in DRIVEN_HELP),

@@ -58,6 +58,9 @@ class GameSpec:
     """Seconds between a driver's guesses."""
     start_paused: bool = False
     """Whether a driven game waits for the arrow keys from the start (``replay``)."""
+    start: tuple[int, int] | None = None
+    """The map's start cell (its ``.start`` file): every game on the map opens there by
+    itself, as ``evaluate`` and ``solvable`` play a no-guess map."""
 
     @property
     def fills_terminal(self) -> bool:
@@ -87,7 +90,7 @@ class Session:
         self.rng = np.random.default_rng(spec.seed)
         self.overlay = False
         self.help_shown = False
-        self.cursor_shown = False
+        self.cursor_shown = spec.driver is None  # space probes under it: seen from the start
         self.probability_worker = ProbabilityWorker(spec.advisor)
         self.autoplay: Autoplay | None = None
         """The pace of the driver's guesses, when a driver plays."""
@@ -102,6 +105,19 @@ class Session:
         self._start(self._make_game(lines, cols))
         if self.autoplay is not None:
             self.autoplay.start_game(time.monotonic())
+        elif self.spec.start is not None:
+            self._open_start(self.spec.start)
+
+    def _open_start(self, start: tuple[int, int]) -> None:
+        """Probe the map's start cell at once: from there a no-guess map needs no guess."""
+        animate, self.animate = self.animate, False
+        try:
+            self.probe(*start)
+        finally:
+            self.animate = animate
+        self.cursor = start
+        if self.state is GameState.PLAYING:
+            self.message = f"opened the map's start cell ({start[0]}, {start[1]})"
 
     def _make_game(self, lines: int, cols: int) -> Game:
         spec = self.spec

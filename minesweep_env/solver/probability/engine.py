@@ -33,7 +33,7 @@ from math import comb
 import numpy as np
 
 from ... import compiled
-from ...core.board import Board
+from ...core.board import Board, require_board
 from ...core.cells import KNOWN_SAFE
 from ...errors import InconsistentBoardError
 from ..weights import Weights
@@ -257,7 +257,10 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
 
     :param total_mines: overrides ``board.total_mines`` when given.
     :raises InconsistentBoardError: when no layout fits the position.
+    :raises TypeError: when ``board`` is not a :class:`~minesweep_env.Board` (a game's
+        ``view`` array, say): ``game.board`` is the one to pass.
     """
+    require_board(board, "mine_probabilities")
     probabilities = None
     if compiled.ready():
         from .engine_compiled import fast_mine_probabilities
@@ -266,8 +269,6 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
     if probabilities is None:
         probabilities = analyse_position(board, total_mines).probabilities
     return probabilities
-
-
 
 
 def check_compiled() -> None:
