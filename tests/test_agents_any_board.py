@@ -17,7 +17,8 @@ import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env import Board, get_rule_set
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.first_click import FirstClick
-from minesweep_env.solver.probability import count_position, jit
+from minesweep_env import compiled
+from minesweep_env.solver.probability import count_position
 from semiautomines_agents import AGENTS, SearchAgent, make_agent
 
 MAPS = Path(__file__).resolve().parent.parent / "maps" / "ioccc"
@@ -34,9 +35,9 @@ BOARDS = {
 def exact_engine():
     """The exact engine answers unless the kernels are loaded already (the same results):
     a few positions need no compile."""
-    jit.exact_only()
+    compiled.exact_only()
     yield
-    jit.reset()
+    compiled.reset()
 
 
 def _stand_in(board: Board, probes: int) -> SimpleNamespace:
