@@ -14,10 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minesweep_env  # noqa: F401  (registers the env)
-from minesweep_env import Board, get_rule_set
+from minesweep_env import Board, compiled, get_rule_set
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.first_click import FirstClick
-from minesweep_env import compiled
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import AGENTS, SearchAgent, make_agent
 
