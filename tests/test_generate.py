@@ -182,7 +182,7 @@ def test_cli_json_lists_the_maps(tmp_path: Path) -> None:
     [
         (["--board", "expert", "--width", "3"], "not both"),
         (["--width", "5", "--height", "5"], "all three"),
-        (["--board", "huge"], "invalid choice"),
+        (["--board", "huge"], "unknown board 'huge'"),
         (["--width", "5", "--height", "5", "--mines", "30"], "--mines must be in 0..25"),
         (["--width", "5", "--height", "5", "--mines", "20", "--no-guess"], "do not fit"),
         (["--board", "beginner", "--no-guess", "--rule-set", "nope"], "unknown rule set"),
