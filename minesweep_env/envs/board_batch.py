@@ -73,7 +73,8 @@ def open_cells(
     seed another seed's flood opened costs nothing. ``view`` and ``numbers``
     are (N, W*H), ``view`` is written in place; ``neighbours`` is
     :func:`neighbour_array`; seeds must be safe. Returns ``int64`` (N,): the
-    cells each board opened.
+    cells each board opened. The reference of ``play_kernels.open_many`` (its
+    docstring names the tests).
 
     Plain loops over arrays, the shape a compiled kernel (numba ``@njit``)
     takes as it is. A whole-array version (one pass per ring of the flood over
@@ -725,6 +726,9 @@ class BoardBatch:
         layout draw left (:meth:`LayoutGenerator.choose_one`), and only the numbers
         around the two cells change (a whole-board recount costs three times more):
         the mine count, and the safe cells left on an untouched view, stay.
+
+        The reference of the compiled copy ``batch_kernels.move_first_mine`` (its
+        docstring names the tests holding them equal).
         """
         mines = self.mines[board]
         free = np.flatnonzero(~mines)  # the clicked cell holds a mine: it is not among them

@@ -36,7 +36,14 @@ def move_first_mine(mines, numbers, words, cell, height, width):
     """``"safe"``'s first click on a mine at ``cell``: the mine moves to the free cell
     numpy's ``choice`` picks from the generator state ``words`` the layout draw left
     (``BoardBatch._move_first_mine``, which states the rule), the numbers around the
-    two cells change by one. ``mines`` int8 and ``numbers`` int8 flat (H * W)."""
+    two cells change by one. ``mines`` int8 and ``numbers`` int8 flat (H * W).
+
+    A compiled copy of the first-click mine move: ``BoardBatch._move_first_mine`` is
+    its reference (itself held to ``protect_first_click`` by
+    ``tests/test_vector_env.py::test_a_seeded_games_safe_first_click_moves_its_mine_as_protect_first_click``),
+    and ``tests/test_vector_env.py::test_compiled_batch_plays_as_the_python_rounds`` and
+    ``tests/test_layout_kernels.py::test_the_vector_env_plays_the_single_envs_first_clicks_on_mines``
+    hold the compiled and the Python step equal."""
     size = height * width
     free = 0
     for i in range(size):
