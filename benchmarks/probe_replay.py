@@ -1,7 +1,7 @@
 """Replay recorded probe-kernel calls: the env's hot kernel timed alone, its results hashed.
 
 Every board-step of the vector env (and every step of the single env with rule set
-``complete``) is one call of ``tracked_kernels.probe_play_tracked``
+``complete``) is one call of ``complete_kept_compiled.probe_play_tracked``
 (:mod:`minesweep_env.solver.rules.complete_kept_compiled`).
 To change that kernel without changing a game, and to see where its time goes,
 this script

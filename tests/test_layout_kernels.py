@@ -1,11 +1,11 @@
 """The compiled new games draw exactly what ``np.random.default_rng(seed)`` draws.
 
-:func:`layout_kernels.layouts_from_seeds` stands in for ``MineLayout.random(W, H,
+:func:`layout_generator_compiled.layouts_from_seeds` stands in for ``MineLayout.random(W, H,
 mines, np.random.default_rng(seed))`` in both envs: the same priorities, mines and
 numbers, and the generator left in the same state (the first-click policy draws on
 from it). Checked against numpy itself, so a numpy that changed its streams fails
 here rather than changing games quietly; and the envs' layouts and first clicks
-against the plain ``default_rng`` route, and :func:`layout_kernels.choose_one` (a
+against the plain ``default_rng`` route, and :func:`layout_generator_compiled.choose_one` (a
 mine moved off a ``safe`` first click without a generator) against numpy's ``choice``.
 """
 

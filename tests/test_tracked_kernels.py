@@ -1,8 +1,8 @@
 """The compiled probe that keeps a game's constraints plays exactly as the one that rereads them.
 
-``tracked_kernels.probe_play_tracked`` keeps each number's need and covered cells
+``complete_kept_compiled.probe_play_tracked`` keeps each number's need and covered cells
 between rounds and probes and looks only at the numbers that changed;
-``play_kernels.probe_play_out_into`` reads the whole board every round. Both must
+``complete_play_compiled.probe_play_out_into`` reads the whole board every round. Both must
 open and flag the same cells in the same order, end in the same view with the same
 status, and write the same probabilities, along whole games (the constraints kept
 from probe to probe) and on positions changed behind the kept constraints' back (a
@@ -117,7 +117,7 @@ def test_kept_constraints_survive_a_new_game_and_hand_flags(size) -> None:
 
 @pytest.mark.parametrize("size", SIZES[:3])
 def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
-    """``batch_kernels.probe_boards``: every board of a batch, step after step, as
+    """``board_batch_compiled.probe_boards``: every board of a batch, step after step, as
     ``probe_play_out_into`` plays it alone: same view, verdict and counters, the cells it
     opened and flagged listed in increasing order, and the settled probabilities in the
     board's own row (boards that end start a new game, their kept constraints left as they
@@ -213,7 +213,8 @@ def _positions(width, height, mines, rng, games):
 
 
 def _set_up(flat, height, width):
-    """The groups and components :func:`tracked_kernels._full_count_kept` counts on ``flat``."""
+    """The groups and components :func:`complete_kept_compiled._full_count_kept` counts
+    on ``flat``."""
     from minesweep_env.solver.probability.counting_compiled import set_up_groups
 
     track = np.zeros((tracked_kernels.TRACK_ROWS, flat.size), np.int64)
@@ -290,7 +291,7 @@ def test_window_reads_at_fixed_offsets_as_read_window(width, height) -> None:
 
 
 def test_a_batch_sorts_its_cells_as_numpy() -> None:
-    """``batch_kernels.sort_cells`` (insertion for short lists, a pass over the board for
+    """``board_batch_compiled.sort_cells`` (insertion for short lists, a pass over the board for
     long ones) orders any list of distinct cells as ``np.sort``, and leaves its marks clear."""
     from minesweep_env.envs import board_batch_compiled as batch_kernels
 

@@ -200,6 +200,10 @@ class Minefield:
         self._update_won()
 
     def _flood(self, start: int) -> list[int]:
+        """Open ``start`` and, from every zero, its covered unflagged neighbours; returns
+        the cells opened. The rule of the flood: the compiled copies
+        (``complete_play_compiled._flood``/``flood_flat``, ``board_batch.open_cells`` and
+        ``complete_play_compiled.open_many``) are tested against it (see their docstrings)."""
         view, numbers, neighbours = self._flat_view, self._flat_numbers, self._neighbours
         opened = [start]
         view[start] = numbers[start]

@@ -37,7 +37,9 @@ def open_cells(
     seed another seed's flood opened costs nothing. ``view`` and ``numbers``
     are (N, W*H), ``view`` is written in place; ``neighbours`` is
     :func:`neighbour_array`; seeds must be safe. Returns ``int64`` (N,): the
-    cells each board opened.
+    cells each board opened. The reference of
+    :func:`~minesweep_env.solver.rules.complete_play_compiled.open_many` (its docstring
+    names the tests).
 
     Plain loops over arrays, the shape a compiled kernel (numba ``@njit``)
     takes as it is. A whole-array version (one pass per ring of the flood over

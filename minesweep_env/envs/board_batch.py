@@ -72,7 +72,7 @@ def batch_kernels() -> ModuleType:
 
 @cache
 def step_kernels() -> ModuleType:
-    """The vector env's whole-step kernels (:func:`batch_kernels`' reason to be held)."""
+    """The vector env's whole-step kernels (:func:`board_batch_compiled`' reason to be held)."""
     from . import board_batch_step_compiled as kernels
 
     return kernels
@@ -648,6 +648,10 @@ class BoardBatch:
         layout draw left (:meth:`LayoutGenerator.choose_one`), and only the numbers
         around the two cells change (a whole-board recount costs three times more):
         the mine count, and the safe cells left on an untouched view, stay.
+
+        The reference of the compiled copy
+        :func:`~minesweep_env.envs.board_batch_compiled.move_first_mine` (its docstring names
+        the tests holding them equal).
         """
         mines = self.mines[board]
         free = np.flatnonzero(~mines)  # the clicked cell holds a mine: it is not among them

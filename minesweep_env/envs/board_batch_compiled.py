@@ -5,7 +5,7 @@ boards of a step in one compiled call into scratch rows, then took the verdicts,
 the settled probabilities and the boards left to Python in a dozen numpy passes
 over the step's boards. :func:`probe_boards` is that whole step for every board
 in one loop: the probe, its flood and every round of the auto-solver
-(:func:`.tracked_kernels.probe_play_tracked`, unchanged), the board's counters,
+(:func:`.complete_kept_compiled.probe_play_tracked`, unchanged), the board's counters,
 verdict and "settled" flag, its probabilities written in its own row, and the
 cells it opened and flagged listed in row-major order (the env's
 ``info["opened"]`` and ``info["flagged"]``, which it found by comparing whole
@@ -36,7 +36,14 @@ def move_first_mine(mines, numbers, words, cell, height, width):
     """``"safe"``'s first click on a mine at ``cell``: the mine moves to the free cell
     numpy's ``choice`` picks from the generator state ``words`` the layout draw left
     (``BoardBatch._move_first_mine``, which states the rule), the numbers around the
-    two cells change by one. ``mines`` int8 and ``numbers`` int8 flat (H * W)."""
+    two cells change by one. ``mines`` int8 and ``numbers`` int8 flat (H * W).
+
+    A compiled copy of the first-click mine move: ``BoardBatch._move_first_mine`` is
+    its reference (itself held to ``protect_first_click`` by
+    ``tests/test_vector_env.py::test_a_seeded_games_safe_first_click_moves_its_mine_as_protect_first_click``),
+    and ``tests/test_vector_env.py::test_compiled_batch_plays_as_the_python_rounds`` and
+    ``tests/test_layout_kernels.py::test_the_vector_env_plays_the_single_envs_first_clicks_on_mines``
+    hold the compiled and the Python step equal."""
     size = height * width
     free = 0
     for i in range(size):
@@ -109,7 +116,7 @@ def probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, 
         (from 0 for k = 0); ``opened_ends`` int64 (len(boards)). ``flagged_cells`` and
         ``flagged_ends`` the same for the cells flagged.
     :param seen: int8 (N, H * W) and ``track`` int64 (N, TRACK_ROWS, H * W): each
-        board's kept constraints (:mod:`.tracked_kernels`).
+        board's kept constraints (:mod:`.complete_kept_compiled`).
     :param states: uint64 (N, STATE_WORDS): each game's generator state after its layout
         draw; ``first_here`` bool (N): the boards whose ``"safe"`` first click is played
         here (:func:`move_first_mine`, on a first probe onto a mine); ``moved`` bool
@@ -194,7 +201,7 @@ def start_boards(seeds, boards, mine_count, height, width, priorities, mines, nu
                  first_safe):
     """New random games on ``boards`` (int64 (K)), written straight into the batch's rows:
     board ``boards[k]`` gets ``MineLayout.random``'s layout of
-    ``np.random.default_rng(seeds[k])`` (:func:`.layout_kernels.layouts_from_seeds`'
+    ``np.random.default_rng(seeds[k])`` (:func:`.layout_generator_compiled.layouts_from_seeds`'
     draw: ``priorities`` int64, ``mines`` bool, ``numbers`` int8, all (N, H * W), and the
     generator's state after it in ``states`` uint64 (N, STATE_WORDS)), an all-covered
     view, ``mine_count`` mines and counters at zero, playing, not settled; ``first_here``

@@ -1,19 +1,19 @@
 """The vector env's whole step in one compiled call: actions, probes, rewards, planes, new games.
 
-:func:`.batch_kernels.probe_boards` plays a step's probes with their
+:func:`.board_batch_compiled.probe_boards` plays a step's probes with their
 auto-solver rounds; around it the vector env read the actions
-(:func:`.batch_kernels.read_actions`), turned the results into its outputs with
+(:func:`.board_batch_compiled.read_actions`), turned the results into its outputs with
 some fifty numpy calls a step (rewards, terminations, truncations, which views
 went stale), wrote the changed cells into its observation planes and masks
-(:func:`.view_kernels.show_changes`), and started the new games of the boards
-that autoreset (:func:`.batch_kernels.start_boards`), each one's seed drawn from
+(:func:`.observations_compiled.show_changes`), and started the new games of the boards
+that autoreset (:func:`.board_batch_compiled.start_boards`), each one's seed drawn from
 its generator in Python: a few microseconds a board-step, most of what the env
 did outside the probe kernel. :func:`step_boards` does all of that in one call,
 the same values written into the same preallocated arrays, each board's
 generator held as words (:func:`draw_seed`, ``random_raw`` bit for bit).
 
 The pieces are separate kernels too, for the step's rare paths: a board whose
-rounds Python plays on (:data:`.proof_kernels.DEFER`) is finished by
+rounds Python plays on (:data:`.complete_proof_compiled.DEFER`) is finished by
 :func:`finish_boards` once Python is done, and :func:`restart_boards` starts the
 games of the boards a ``SAME_STEP`` autoreset restarts after their last
 observation was taken.
@@ -34,13 +34,13 @@ from .layout_generator_compiled import _step
 
 PLANES = 11
 """One-hot planes of the ``"planes"`` observation: covered, flagged, then the numbers 0..8
-(:data:`.view_kernels.PLANES`; the env checks its observation's shape)."""
+(:data:`.observations_compiled.PLANES`; the env checks its observation's shape)."""
 
 
 @njit(cache=True, inline="always")
 def _plane(code):
     """The plane of view code ``code`` (as ``observations.PLANE_CODES`` orders them), or
-    -1 for a code no plane shows (:data:`.view_kernels.PLANE_OF` without its table)."""
+    -1 for a code no plane shows (:data:`.observations_compiled.PLANE_OF` without its table)."""
     if code == COVERED:
         return 0
     if code == FLAGGED:
@@ -76,7 +76,7 @@ def finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagg
     """The env's outputs of the probed ``boards`` (int64 (K)) after their probes and rounds.
 
     Board ``boards[k]`` changed the cells the ``opened`` and ``flagged`` lists name (as
-    :func:`.batch_kernels.probe_boards` lists them). Its reward is 1 on a win, -1 on a
+    :func:`.board_batch_compiled.probe_boards` lists them). Its reward is 1 on a win, -1 on a
     loss, else 0, plus (``progress``) its cells opened over its safe cells; it terminates
     on a win or a loss; its view goes stale unless it lost (a loss leaves the view as it
     was). Its changed cells are written into ``observations`` (uint8 (N, row), the
@@ -117,7 +117,9 @@ def finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagg
 def draw_seed(words):
     """``draw_layout_seed`` of a board's ``PCG64`` generator held as ``words`` (uint64: the
     128-bit state high and low, the increment high and low), stepped in place: one raw
-    64-bit output (the LCG step, then XSL-RR, as ``random_raw``) shifted right once."""
+    64-bit output (the LCG step, then XSL-RR, as ``random_raw``) shifted right once.
+    numpy is the reference:
+    ``tests/test_vector_env.py::test_draw_seed_is_numpys_raw_draw_shifted``."""
     high, low = _step(words[0], words[1], words[2], words[3])
     words[0], words[1] = high, low
     folded = high ^ low
@@ -132,7 +134,7 @@ def restart_boards(boards, words, seeds, mine_count, height, width, priorities, 
                    first_here, first_safe, steps, stale, observations, masks, planes):
     """New random games on ``boards`` (int64 (K)): board ``boards[k]``'s layout seed drawn
     from its generator ``words[boards[k]]`` (:func:`draw_seed`, written to ``seeds[k]``),
-    its game started from it (:func:`.batch_kernels.start_boards`' arguments from
+    its game started from it (:func:`.board_batch_compiled.start_boards`' arguments from
     ``mine_count`` to ``first_safe``), its step count 0, its view stale, its observation
     all covered and its mask all True (:func:`finish_boards`' ``observations``,
     ``masks`` and ``planes``)."""
@@ -177,14 +179,14 @@ def step_boards(actions, restarting, phase, count, first_none, first_python, inf
     Phase 0 checks every action is a cell (else returns :data:`BAD_ACTION`, nothing
     changed), lists the boards ``stepping`` (not ``restarting``, bool (N): the boards a
     ``NEXT_STEP`` autoreset restarts) and reads their actions
-    (:func:`.batch_kernels.read_actions`: ``probed``, ``probed_cells``, ``probability``,
+    (:func:`.board_batch_compiled.read_actions`: ``probed``, ``probed_cells``, ``probability``,
     ``rest``, ``invalid``, the steps, the invalid actions' rewards; ``probability`` NaN
     for every probe unless ``info_probability``). It returns :data:`PAUSED` (with the
     probes' count) when Python has a part before the probes: a chance not at hand
     (``rest``) or a first click on a board whose policy Python plays (``first_python``
     and the board not ``first_here``); the caller then calls again with phase 1 and
     that ``count``. Then :func:`restart_boards` on the boards ``restarted`` (listed from
-    ``restarting``), the probes (:func:`.batch_kernels.probe_boards`) and
+    ``restarting``), the probes (:func:`.board_batch_compiled.probe_boards`) and
     :func:`finish_boards`; :data:`DEFERRED` when some board's rounds are left to Python
     (``deferred``, :func:`finish_boards` not run), else :data:`DONE`.
 

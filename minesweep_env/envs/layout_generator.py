@@ -20,8 +20,8 @@ import numpy as np
 from ..core.first_click import DeferredGenerator
 
 STATE_WORDS = 6
-"""``layout_kernels.STATE_WORDS``: a generator state's words (named here without importing
-numba; a test checks they agree)."""
+"""``layout_generator_compiled.STATE_WORDS``: a generator state's words (named here
+without importing numba; a test checks they agree)."""
 
 
 @cache
@@ -53,5 +53,5 @@ class LayoutGenerator(DeferredGenerator):
 
     def choose_one(self, count: int) -> int:
         """numpy's draw computed from the words, no generator made
-        (``layout_kernels.choose_one``)."""
+        (``layout_generator_compiled.choose_one``)."""
         return layout_kernels().choose_one(self._words, count)

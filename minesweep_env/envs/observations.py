@@ -38,7 +38,9 @@ def observation_space(obs_mode: str, width: int, height: int) -> spaces.Box:
 
 
 def encode_planes(view: np.ndarray) -> np.ndarray:
-    """One-hot ``uint8`` planes (11, H, W): covered, flagged, number 0..8."""
+    """One-hot ``uint8`` planes (11, H, W): covered, flagged, number 0..8.
+
+    The reference of the compiled ``observations_compiled.encode_view_into``."""
     return np.equal(view, _CODES_COLUMN).view(np.uint8)
 
 

@@ -41,7 +41,11 @@ PLANE_OF = _plane_of()
 @njit(cache=True)
 def encode_view_into(flat, planes, mask):
     """The one-hot planes of the flat view ``flat`` into ``planes`` ((:data:`PLANES`, H,
-    W) uint8, every entry written) and its covered cells into ``mask`` (bool, H * W)."""
+    W) uint8, every entry written) and its covered cells into ``mask`` (bool, H * W).
+
+    A compiled copy: :func:`~minesweep_env.envs.observations.encode_planes` is the
+    reference, held equal by
+    ``tests/test_env_fast_paths.py::test_the_compiled_view_encoding_is_the_numpy_one``."""
     n = len(flat)
     planes = planes.reshape(PLANES, n)
     for p in range(PLANES):

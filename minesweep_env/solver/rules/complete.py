@@ -85,7 +85,11 @@ class _Trial:
         return (every, set()) if left == 0 else (set(), every)
 
     def singles(self, numbers: set[int]) -> tuple[set[int], set[int]]:
-        """Each number alone: it needs no mine more, or a mine on every cell left."""
+        """Each number alone: it needs no mine more, or a mine on every cell left.
+
+        The rule the compiled rounds (``complete_proof_compiled.prove_flat``,
+        ``complete_kept_compiled._cheap_rounds``) copy; ``tests/test_complete_compiled.py``
+        and ``tests/test_tracked_kernels.py`` hold them to it."""
         safe: set[int] = set()
         mines: set[int] = set()
         own_cells, own_need = self.cells, self.need
@@ -111,6 +115,9 @@ class _Trial:
         the shared ones, the mines x in I satisfy
         max(0, a - |A-only|, b - |B-only|) <= x <= min(a, b, |I|), and an end of
         that range pinned at 0 or at a part's size proves the whole part.
+
+        The rule the compiled ``complete_proof_compiled.pair_rule`` and
+        ``complete_kept_compiled._pairs_of`` copy (tests as :meth:`singles` names them).
         """
         touching = self.tracked.touching
         own_cells, own_need = self.cells, self.need

@@ -38,6 +38,12 @@ def proof_could_lose(codes, mines, n):
 def _flood(start, view, numbers, opened, count, stack):
     """Open ``start`` and, from every zero, its neighbours (as ``Minefield`` floods).
 
+    A compiled copy of the flood; the rule is ``Minefield._flood``
+    (:mod:`minesweep_env.core.minefield`), and
+    ``tests/test_complete_compiled.py::test_the_compiled_auto_solver_plays_as_round_by_round``
+    and ``tests/test_env_fast_paths.py::test_the_fused_probe_plays_as_probe_then_rounds``
+    hold the two equal.
+
     :param stack: int64 scratch of H * W entries.
     """
     height, width = view.shape
@@ -48,7 +54,8 @@ def _flood(start, view, numbers, opened, count, stack):
 @njit(cache=True, error_model="numpy")
 def flood_flat(start, flat, height, width, numbers, opened, count, stack):
     """:func:`_flood` on the flat view (the tracked kernel's hot path: it opens every
-    decided cell through here).
+    decided cell through here). A compiled copy; ``Minefield._flood`` is the rule (see
+    :func:`_flood` for the tests holding them equal).
 
     numpy's error model: the only division is by the board's width, never 0, and
     without a ZeroDivisionError path numba drops the reference counting of the four
@@ -213,7 +220,12 @@ def play_out_many(views, mines, numbers, boards, totals, nothing_covered, safe_l
 @njit(cache=True)
 def open_many(views, numbers, boards, cells, height, width, opened):
     """Open cell ``cells[k]`` of board ``boards[k]`` for every k, flooding zeros, as
-    :func:`~minesweep_env.envs.board_batch.open_cells` does; adds to ``opened[board]``."""
+    :func:`~minesweep_env.envs.board_batch.open_cells` does; adds to ``opened[board]``.
+
+    A compiled copy; ``open_cells`` is its reference and
+    ``tests/test_vector_env.py::test_open_many_opens_what_open_cells_opens`` holds them
+    equal (``test_open_cells_opens_what_the_minefield_flood_opens`` holds ``open_cells``
+    to ``Minefield``'s flood)."""
     n = height * width
     buffer = np.empty(n, np.int64)
     stack = np.empty(n, np.int64)

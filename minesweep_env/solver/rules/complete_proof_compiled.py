@@ -91,7 +91,12 @@ def pair_rule(mask_a, mask_b, need_a, need_b, pa, pb, oy, ox, width, marks, mark
     """The two-number rule on numbers ``pa`` and ``pb`` (``pb`` at offset ``oy``, ``ox``
     from ``pa``, their covered cells as window masks, their needs): what both must hold
     in the cells they share, and what that leaves each for the cells only it sees, marked
-    into ``marks``. Returns the new count of marked cells."""
+    into ``marks``. Returns the new count of marked cells.
+
+    A compiled copy of the pair rule; the rule is ``Complete.pairs``
+    (:mod:`minesweep_env.solver.rules.complete`, stated stateless in
+    ``tests/complete_reference.py``), and ``tests/test_complete_compiled.py`` holds this
+    proof equal to that statement."""
     shared_a = mask_a & _SHARED[oy + 2, ox + 2]
     shared = _POPCOUNT[shared_a]
     if shared == 0:
@@ -122,6 +127,7 @@ def pair_rule(mask_a, mask_b, need_a, need_b, pa, pb, oy, ox, width, marks, mark
 @njit(cache=True)
 def _pairs(numbers, constraints, masks, need, constraint_at, height, width, marks, marked):
     """Each pair of numbers sharing an undecided cell; returns how many cells it marked.
+    (A compiled copy of ``Complete.pairs``: see :func:`pair_rule`.)
 
     With A-only and B-only the cells one sees and the other does not and I the
     shared ones, the mines x in I satisfy
@@ -168,6 +174,10 @@ def complete_proof_into(grid, has_total, total, codes, probabilities):
 @njit(cache=True)
 def prove_flat(flat, height, width, has_total, total, codes, probabilities, work):
     """:func:`complete_proof_into` on the flat view (the auto-solver's kernels call it).
+
+    Its rounds are compiled copies of the one-number and pair rules; the rules are
+    ``Complete.singles`` and ``Complete.pairs`` (stated stateless in
+    ``tests/complete_reference.py``), held equal by ``tests/test_complete_compiled.py``.
 
     :param work: int64 (:data:`WORK_ROWS`, H * W) scratch, any contents: a caller that
         proves round after round allocates it once.
