@@ -81,3 +81,20 @@ def test_generate_keeps_the_maps_written(tmp_path):
     from minesweep_env import load_layout
 
     assert all(load_layout(path).mine_count == 99 for path in maps)
+
+
+def test_a_held_stop_lets_the_unit_finish_then_stops():
+    """Inside ``interrupts_held`` a SIGTERM is noted, the block runs to its end, and the
+    stop is raised on the way out (a map is never left without its start file)."""
+    import os
+
+    import pytest
+
+    from minesweep_env.cli.stopping import Terminated, interrupts_held, sigterm_as_interrupt
+
+    finished = []
+    with sigterm_as_interrupt(), pytest.raises(Terminated), interrupts_held():
+        os.kill(os.getpid(), signal.SIGTERM)
+        finished.append("map")
+        finished.append("start")
+    assert finished == ["map", "start"]

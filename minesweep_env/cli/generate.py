@@ -24,6 +24,7 @@ from ..solver.registry import get_rule_set
 from .arguments import BOARD_HELP, board_label, board_spec
 from .arguments import board_size as size_of_spec
 from .errors import EXIT_OK, CliError
+from .stopping import interrupts_held
 
 MAX_COUNT = 100_000
 """Most maps one run writes: the names are listed (and checked free) before the first."""
@@ -178,10 +179,11 @@ def run(args: argparse.Namespace) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise CliError(f"{args.out}: cannot create folder: {error.strerror or error}") from None
-        _write_new(path, format_ioccc(layout))
-        if start is not None:
-            _write_new(start_path(path), format_start(start))
-            record["start"] = list(start)
+        with interrupts_held():  # a map is written with its start file, or not at all
+            _write_new(path, format_ioccc(layout))
+            if start is not None:
+                _write_new(start_path(path), format_start(start))
+                record["start"] = list(start)
         written.append(record)
         if not args.json:
             where = f" start {start[0]} {start[1]}" if start else ""

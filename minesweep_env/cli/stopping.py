@@ -63,3 +63,34 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while one unit of output is written, then act on them.
+
+    A map and its ``.start`` file belong together: a stop between the two would
+    leave a map that asks for a real guess. Inside, either signal is only noted;
+    on the way out the handlers are restored and the stop is raised as it would
+    have been (:class:`Terminated` for SIGTERM, ``KeyboardInterrupt`` for Ctrl-C).
+    Off the main thread it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if signal.SIGTERM in held:
+        _received.append(signal.SIGTERM)
+        raise Terminated(f"signal {signal.SIGTERM}")
+    if held:
+        raise KeyboardInterrupt
