@@ -1,4 +1,4 @@
-"""Rank first clicks for ``search`` on paired games (issue 15): the opening table's source.
+"""Rank first clicks for ``search`` on paired games: the opening table's source.
 
 For each candidate first cell (by default one of each orbit of the board's
 symmetries, :func:`semiautomines_agents.search.opening.symmetric_cells`), the

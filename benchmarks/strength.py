@@ -1,4 +1,4 @@
-"""Strength of the search agent against greedy and the published solvers (issue 15).
+"""Strength of the search agent against greedy and the published solvers (the strength targets).
 
 Plays ``--games`` paired games (the same seeded layouts for every agent) per
 board and first-click policy with the evaluation harness, rule set
@@ -33,15 +33,15 @@ BASELINE = "greedy"
 
 PUBLISHED = {
     ("safe", "expert"): "JSMinesweeper ~41% (Java, 10M games: 41.13%); minesolve depth "
-    "1/2/3/4: 39.00/40.27/40.68/40.80%; PSEQ-D256: 40.05%; issue 15's greedy: 38.3%",
+    "1/2/3/4: 39.00/40.27/40.68/40.80%; PSEQ-D256: 40.05%; plain greedy: 38.3%",
     ("zero", "expert"): "JSMinesweeper at (3, 3): 54.3%; PSEQ-D256: 53.45%; "
-    "issue 15's greedy: 51.2%",
-    ("safe", "intermediate"): "PSEQ-D256: 78.23%; issue 15's greedy: 77.3%",
-    ("zero", "intermediate"): "PSEQ-D256: 89.08%; issue 15's greedy: 88.8%",
-    ("safe", "beginner"): "PSEQ: 91.7%; issue 15's greedy: 92.2%",
-    ("zero", "beginner"): "PSEQ: 97.2%; issue 15's greedy: 97.3%",
+    "plain greedy: 51.2%",
+    ("safe", "intermediate"): "PSEQ-D256: 78.23%; plain greedy: 77.3%",
+    ("zero", "intermediate"): "PSEQ-D256: 89.08%; plain greedy: 88.8%",
+    ("safe", "beginner"): "PSEQ: 91.7%; plain greedy: 92.2%",
+    ("zero", "beginner"): "PSEQ: 97.2%; plain greedy: 97.3%",
 }
-"""The issue's table of published win rates (theirs, not ours), per policy and board."""
+"""Published win rates (theirs, not ours), per policy and board."""
 
 TARGETS = {
     ("safe", "expert"): 0.415,
@@ -51,7 +51,7 @@ TARGETS = {
     ("safe", "beginner"): 0.93,
     ("zero", "beginner"): 0.975,
 }
-"""Issue 15's targets for ``search`` (20,000 paired games, seed 0)."""
+"""The targets for ``search`` (20,000 paired games, seed 0)."""
 
 
 def agent_names(depths: list[int]) -> list[str]:
