@@ -46,13 +46,13 @@ on 10,000 paired expert games, +0.58 (+0.26 to +0.91) on 20,000
 
 The rest of JSMinesweeper's choice is on by default too
 (benchmarks/results/search_enablers_tie_order.md): ``enablers`` (a cell that would
-complete a would-be 50/50 shares its risk, :func:`.potential.scan`), ``influenced``
-(the cells of that scan join the candidates when their safety with that risk given
-back is close to the best) and ``tie_clears`` (exact ties go to the larger expected number of living clears). Together
-they raise the agreement with JSMinesweeper's choice on recorded expert positions from
-89% to 94%, and the win rate by +0.25 points (+0.02 to +0.48) on 10,000 paired expert
-games over the candidate scoring alone (``enablers=0:influenced=0:tie_clears=0``), +0.22
-(+0.06 to +0.39) on 20,000.
+complete a would-be 50/50 shares its risk, :func:`.potential.scan`), ``influenced`` (the
+cells of that scan join the candidates when their safety with that risk given back is
+close to the best) and ``tie_clears`` (exact ties go to the larger expected number of
+living clears). Together they raise the agreement with JSMinesweeper's choice on
+recorded expert positions from 89% to 94%, and the win rate by +0.25 points (+0.02 to
++0.48) on 10,000 paired expert games over the candidate scoring alone
+(``enablers=0:influenced=0:tie_clears=0``), +0.22 (+0.06 to +0.39) on 20,000.
 
 Every setting, its default and its valid range are in :class:`.settings.SearchSettings`.
 Five settings once offered were measured against the default on the same games,
