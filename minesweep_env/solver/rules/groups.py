@@ -1,4 +1,4 @@
-"""``groups``: the first algorithm of the seed 002 "Mines" tool: groups of cells.
+"""``groups``: the first algorithm of the "Mines" probability tool: groups of cells.
 
 Every probed number gives a group: the covered cells around it and how many of
 them are mines, ``(cells, mines)``. The groups are then transformed until
@@ -110,7 +110,7 @@ def _compare(groups: _GroupList, gid: int, hid: int) -> bool:
 
 
 def simplify_groups(groups: Iterable[tuple[Iterable[Cell], int]]) -> list[tuple[frozenset, int]]:
-    """Transform ``(cells, mines)`` groups as the seed 002 algorithm does, until nothing changes.
+    """Transform ``(cells, mines)`` groups as the "Mines" tool does, until nothing changes.
 
     Cells are any hashable labels. Returns the final groups (empty ones dropped).
 
@@ -130,7 +130,7 @@ def simplify_groups(groups: Iterable[tuple[Iterable[Cell], int]]) -> list[tuple[
 
 
 class GroupRules(RuleSet):
-    """Seed 002's first algorithm: group subtraction and intersection to a fixed point."""
+    """The "Mines" tool's first algorithm: group subtraction and intersection to a fixed point."""
 
     name = "groups"
 

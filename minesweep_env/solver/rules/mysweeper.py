@@ -1,4 +1,4 @@
-"""``mysweeper``: the four implemented rules of MySweeper 1.08 (seed 003).
+"""``mysweeper``: the four implemented rules of MySweeper 1.08.
 
 MySweeper looks at one exposed cell, or at a pair of exposed cells at most two
 cells apart, and never chains deductions inside one pass ("one-level rules, not
