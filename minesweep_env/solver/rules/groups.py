@@ -15,13 +15,13 @@ nothing changes:
   (4, 1). Otherwise the pair is left alone.
 
 At the end, a group with no mines is all safe, a group with as many mines as
-cells all mines. The seed's prose counts "the cells left in the other group"
+cells all mines. The tool's prose counts "the cells left in the other group"
 in the bound; its example cannot tell the groups apart, and only A's leftover
 cells make the rule sound, so that is what is used here. Every transformation
 keeps the groups equivalent to the numbers, so it is sound; which transformations
 fire depends on the order, and this module compares each new or changed group
 with every group it overlaps until none changes. No global mine count (the
-seed's first algorithm has none).
+tool's first algorithm has none).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class _GroupList:
 
 
 def _compare(groups: _GroupList, gid: int, hid: int) -> bool:
-    """Apply the seed's transformation to groups ``gid`` and ``hid`` (ids in creation
+    """Apply the tool's transformation to groups ``gid`` and ``hid`` (ids in creation
     order, ``gid`` the one being processed); returns whether ``gid`` was replaced."""
     g_cells, g_mines = groups.groups[gid]
     h_cells, h_mines = groups.groups[hid]
