@@ -59,7 +59,7 @@ RESULTS = Path(__file__).parent / "results" / "speed_vs_peers.md"
 
 @dataclass
 class Sizes:
-    """How much each comparison measures: small by default, the issue's sizes with --full."""
+    """How much each comparison measures: small by default, the full sizes with --full."""
 
     positions: dict[str, int]
     min_games: int
@@ -408,7 +408,7 @@ def markdown(rows: list[Row], notes: list[str], command: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--full", action="store_true", help="the issue's sizes (slower)")
+    parser.add_argument("--full", action="store_true", help="the full sizes (slower)")
     parser.add_argument("--jsminesweeper", metavar="DIR", help="a JSMinesweeper checkout")
     parser.add_argument("--minesolve", metavar="PATH", help="minesolve binary or source checkout")
     parser.add_argument(

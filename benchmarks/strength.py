@@ -6,10 +6,10 @@ board and first-click policy with the evaluation harness, rule set
 ``--depths``. Prints per policy each agent's win rate with its 95% Wilson
 interval, its paired difference against greedy with the paired 95% interval
 (:mod:`semiautomines_agents.evaluation.paired`) and its mean milliseconds per
-game (play time of one process: env steps and decisions), then the issue's
-table of published results and its targets beside ours.
+game (play time of one process: env steps and decisions), then the table of
+published results and the targets beside ours.
 
-Run (the issue's scale is ``--games 20000``: with ``--depths 2`` one expert policy took
+Run (the targets' scale is ``--games 20000``: with ``--depths 2`` one expert policy took
 about 45 minutes in one process on a shared 2-core machine; depth 3 is 5x slower):
 ``PYTHONPATH=. .venv/bin/python benchmarks/strength.py --games 2000 --workers 2``.
 ``--games-csv DIR`` also writes every game's outcome there, one file per policy.
@@ -60,7 +60,7 @@ def agent_names(depths: list[int]) -> list[str]:
 
 
 def table(rows: list[dict], policy: str) -> str:
-    """Our rows beside the issue's target and the published figures."""
+    """Our rows beside the target and the published figures."""
     lines = [
         "| board | agent | games | win rate | 95% CI | vs greedy (paired) | 95% CI (paired) "
         "| ms/game | target |",
