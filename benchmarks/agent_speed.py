@@ -1,11 +1,10 @@
 """How long agents think: CPU time per move and per game, agents interleaved game by game.
 
-Issue 17 asks the learned agent for <= 2 ms per move (batch of one) and fewer ms per
-game than ``search``; issue 15 asks ``search`` for <= 150 ms per expert game and no
-move over 2 s. This plays the same seeded games (the harness's seeds, rule set
-``complete``) with each agent in turn, game by game, so machine load hits them
-alike, and times every ``act`` call and every whole game (env included) in CPU
-seconds of this one process:
+The targets: the learned agent <= 2 ms per move (batch of one) and fewer ms per game
+than ``search``; ``search`` <= 150 ms per expert game and no move over 2 s. This plays
+the same seeded games (the harness's seeds, rule set ``complete``) with each agent in
+turn, game by game, so machine load hits them alike, and times every ``act`` call and
+every whole game (env included) in CPU seconds of this one process:
 
     python benchmarks/agent_speed.py                                  # ppo and search, expert
     python benchmarks/agent_speed.py --agents ppo,greedy --games 500 --model runs/x/final.pt

@@ -3,8 +3,8 @@
 Plays ``--games`` (default 5,000) games per agent, board and first-click policy
 with the evaluation harness (rule set ``complete``, paired seeded layouts,
 ``--workers`` processes) and prints, per first-click policy, each agent's win
-rate with its 95% Wilson interval, mean guesses and speed, next to the target
-of issue 7 and the published references. ``greedy-plain`` (random ties, first
+rate with its 95% Wilson interval, mean guesses and speed, next to greedy's
+target floor and the published references. ``greedy-plain`` (random ties, first
 click included), ``greedy-opening`` (known-best first click, random ties),
 ``greedy-zero`` (ties to the likeliest zero) and ``greedy`` (ties by one-step
 look-ahead for progress) split what the opening and each tie-break are worth.
@@ -26,7 +26,7 @@ TARGETS = {
     ("safe", "expert"): 0.38,
     ("zero", "expert"): 0.50,
 }
-"""Issue 7's floor for greedy: the plain lowest-probability player's figures."""
+"""Greedy's floor: the plain lowest-probability player's figures."""
 
 REFERENCES = {
     "safe": "Tu et al. (PSEQ, safe corner): 91.7 / 78.2 / 40.1%; DavidNHill's solver: expert 41%; "

@@ -1,4 +1,4 @@
-"""What a larger exact endgame could win: where the search agent's losses come from (issue 15).
+"""What a larger exact endgame could win: where the search agent's losses come from.
 
 Plays the default ``search`` agent on seeded games (rule set ``complete``, the
 harness's games) and prints two tables:

@@ -1,6 +1,6 @@
 """How fast is the ``endoh`` rule set on full expert games, next to the IOCCC program?
 
-Issue 5, item 8: a full expert game with ``endoh`` must not be slower than the
+The target: a full expert game with ``endoh`` must not be slower than the
 IOCCC 2020 endoh1 program would be without its animation. The program applies
 one deduction per 9 ms tick between clicks (``timeout(9)`` on ``getch``); that
 wait is the animation. Without it, its cost is the work it does between a click

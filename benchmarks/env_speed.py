@@ -5,7 +5,7 @@ random valid action (the mask from ``info``) for a fixed time and prints a
 table, then where the time went: the game core and auto-solver
 (``Game.probe``), the probability engine behind ``info["mine_probability"]``,
 new games (``reset``), and the env's own work (observation, mask, info) as
-the rest. Targets on one core (issue 6): beginner >= 1,000 games/s and expert
+the rest. Targets on one core: beginner >= 1,000 games/s and expert
 >= 100 games/s with ``complete``.
 
     python benchmarks/env_speed.py                      # all boards, endoh and complete

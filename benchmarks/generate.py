@@ -21,7 +21,7 @@ with each method and the largest per-cell error of their mine shares is
 printed, with the mean shares of the corner and edge cells. Rejection's error
 is pure sampling noise, the yardstick for repair's.
 
-Part 4: expert maps from a corner start (0, 0), the issue 21 target, against
+Part 4: expert maps from a corner start (0, 0), the speed target, against
 ``ms-toollib``'s ``laymine_solvable`` (the ``bench`` extra) in the same run,
 interleaved map by map (ours, theirs, then theirs, ours, ...), CPU time per map
 (mean, median, 90th percentile). Its check ignores the total mine count, so it

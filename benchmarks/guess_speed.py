@@ -1,6 +1,6 @@
 """How long ``semiautomines guess`` takes on expert positions, process start included.
 
-Issue 15 asks for an answer on a recorded expert position in under a second, counting
+The target: an answer on a recorded expert position in under a second, counting
 the process's own start (what a person waiting at a shell sees). This plays seeded
 expert games with the lowest-probability guess (rule set ``complete``, a safe corner
 start), keeps the position after 0-9 guesses of each game still going, and times one
@@ -39,7 +39,7 @@ CLI = Path(sys.executable).parent / "semiautomines"
 
 
 def positions(count: int, seed: int) -> list[str]:
-    """``count`` expert positions (seed 002 text), each after 0-9 lowest-probability guesses."""
+    """``count`` expert positions (position text), each after 0-9 lowest-probability guesses."""
     found: list[str] = []
     game_index = 0
     while len(found) < count:

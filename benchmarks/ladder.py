@@ -52,7 +52,7 @@ from minesweep_env.solver import RULE_SETS
 from minesweep_env.solver.autosolve import autosolve
 
 EXPECTED_ORDER = ("endoh-alt", "endoh", "mysweeper", "groups", "substitution", "complete")
-"""Weakest first, as issue 5 expects them; other registered rule sets follow by name."""
+"""Weakest first, the expected order; other registered rule sets follow by name."""
 BOARDS = ("beginner", "intermediate", "expert")
 TIMED_BOARD = "expert"
 

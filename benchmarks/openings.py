@@ -1,4 +1,4 @@
-"""Rank first clicks for ``search`` on paired games (issue 15): the opening table's source.
+"""Rank first clicks for ``search`` on paired games: the opening table's source.
 
 For each candidate first cell (by default one of each orbit of the board's
 symmetries, :func:`semiautomines_agents.search.opening.symmetric_cells`), the
@@ -8,7 +8,7 @@ default ``search`` opens there (``search:first_x=X:first_y=Y``) and plays games
 first click's protected zone moved elsewhere (common random numbers), so the
 differences between cells are paired by game index. Prints the cells ranked by
 win rate, each with the paired difference against ``--reference`` (default: the
-cell ``search`` opens at today) and a 95% interval
+cell ``search`` opens at by default) and a 95% interval
 (:mod:`semiautomines_agents.evaluation.paired`), the games won only by either,
 and the CPU milliseconds per game of this process.
 
@@ -94,7 +94,7 @@ def main() -> None:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--cells", nargs="+", type=parse_cell, help="X,Y ... (default: all)")
-    parser.add_argument("--reference", type=parse_cell, help="X,Y (default: today's opening)")
+    parser.add_argument("--reference", type=parse_cell, help="X,Y (default: search's opening)")
     parser.add_argument("--out", type=Path, help="write every cell's games CSV (after each cell)")
     parser.add_argument("--played", type=Path, nargs="+", help="rank these CSVs' games instead")
     args = parser.parse_args()

@@ -1,4 +1,4 @@
-"""Rank second clicks for ``search`` after a first click that showed a lone number (issue 15).
+"""Rank second clicks for ``search`` after a first click that showed a lone number.
 
 Under the ``safe`` first click ``search`` opens in a corner; when that shows a
 number (a third of beginner's games) the position is one of a few shapes, the

@@ -1,4 +1,4 @@
-"""Speed beside every public peer, in one run on this machine (issue 21's table).
+"""Speed beside every public peer, in one run on this machine (the speed targets' table).
 
 Each comparison runs the peer itself, interleaved with ours (A B A B ...), and
 prints ours / peer; only such ratios count, never a figure taken elsewhere:
@@ -15,7 +15,7 @@ prints ours / peer; only such ratios count, never a figure taken elsewhere:
 5. cold start: a fresh process's first expert game, and a warm one.
 
 It prints one markdown table (what, ours, peer in the same run, ours / peer,
-issue 21's target, met?) with the details below it, and writes it to
+target, met?) with the details below it, and writes it to
 ``benchmarks/results/speed_vs_peers.md`` with the command on top. A peer that is
 absent is named with how to get it; ours is measured anyway.
 
@@ -59,7 +59,7 @@ RESULTS = Path(__file__).parent / "results" / "speed_vs_peers.md"
 
 @dataclass
 class Sizes:
-    """How much each comparison measures: small by default, the issue's sizes with --full."""
+    """How much each comparison measures: small by default, the full sizes with --full."""
 
     positions: dict[str, int]
     min_games: int
@@ -74,7 +74,7 @@ class Sizes:
 
 # The greedy and no-guess rows use the full sizes even by default: a game or a map takes about
 # a millisecond on either side, and 60 games or 10 maps left those rows to chance (greedy 2.47
-# against 0.81-0.83 over 1,000 games in session 10; no-guess 1.32 and 0.57 in session 9).
+# against 0.81-0.83 over 1,000 games; no-guess 1.32 and 0.57 in two 10-map runs).
 QUICK = Sizes({"expert": 200, "intermediate": 200, "beginner": 100}, 10, 30, 5, 200, 2, 1.5, 60, 2)
 FULL = Sizes(
     {"expert": 1000, "intermediate": 1000, "beginner": 300}, 50, 200, 5, 200, 3, 5.0, 60, 3
@@ -394,7 +394,7 @@ def markdown(rows: list[Row], notes: list[str], command: str) -> str:
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}. Only the ratios "
         "count; the absolute figures are this run's.",
         "",
-        "| what | ours | peer, same run | ours / peer | target (issue 21) | met? |",
+        "| what | ours | peer, same run | ours / peer | target | met? |",
         "| --- | ---: | ---: | ---: | --- | --- |",
     ]
     for row in rows:
@@ -408,7 +408,7 @@ def markdown(rows: list[Row], notes: list[str], command: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--full", action="store_true", help="the issue's sizes (slower)")
+    parser.add_argument("--full", action="store_true", help="the full sizes (slower)")
     parser.add_argument("--jsminesweeper", metavar="DIR", help="a JSMinesweeper checkout")
     parser.add_argument("--minesolve", metavar="PATH", help="minesolve binary or source checkout")
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""Strength of the search agent against greedy and the published solvers (issue 15).
+"""Strength of the search agent against greedy and the published solvers (the strength targets).
 
 Plays ``--games`` paired games (the same seeded layouts for every agent) per
 board and first-click policy with the evaluation harness, rule set
@@ -6,10 +6,10 @@ board and first-click policy with the evaluation harness, rule set
 ``--depths``. Prints per policy each agent's win rate with its 95% Wilson
 interval, its paired difference against greedy with the paired 95% interval
 (:mod:`semiautomines_agents.evaluation.paired`) and its mean milliseconds per
-game (play time of one process: env steps and decisions), then the issue's
-table of published results and its targets beside ours.
+game (play time of one process: env steps and decisions), then the table of
+published results and the targets beside ours.
 
-Run (the issue's scale is ``--games 20000``: with ``--depths 2`` one expert policy took
+Run (the targets' scale is ``--games 20000``: with ``--depths 2`` one expert policy took
 about 45 minutes in one process on a shared 2-core machine; depth 3 is 5x slower):
 ``PYTHONPATH=. .venv/bin/python benchmarks/strength.py --games 2000 --workers 2``.
 ``--games-csv DIR`` also writes every game's outcome there, one file per policy.
@@ -33,15 +33,15 @@ BASELINE = "greedy"
 
 PUBLISHED = {
     ("safe", "expert"): "JSMinesweeper ~41% (Java, 10M games: 41.13%); minesolve depth "
-    "1/2/3/4: 39.00/40.27/40.68/40.80%; PSEQ-D256: 40.05%; issue 15's greedy: 38.3%",
+    "1/2/3/4: 39.00/40.27/40.68/40.80%; PSEQ-D256: 40.05%; plain greedy: 38.3%",
     ("zero", "expert"): "JSMinesweeper at (3, 3): 54.3%; PSEQ-D256: 53.45%; "
-    "issue 15's greedy: 51.2%",
-    ("safe", "intermediate"): "PSEQ-D256: 78.23%; issue 15's greedy: 77.3%",
-    ("zero", "intermediate"): "PSEQ-D256: 89.08%; issue 15's greedy: 88.8%",
-    ("safe", "beginner"): "PSEQ: 91.7%; issue 15's greedy: 92.2%",
-    ("zero", "beginner"): "PSEQ: 97.2%; issue 15's greedy: 97.3%",
+    "plain greedy: 51.2%",
+    ("safe", "intermediate"): "PSEQ-D256: 78.23%; plain greedy: 77.3%",
+    ("zero", "intermediate"): "PSEQ-D256: 89.08%; plain greedy: 88.8%",
+    ("safe", "beginner"): "PSEQ: 91.7%; plain greedy: 92.2%",
+    ("zero", "beginner"): "PSEQ: 97.2%; plain greedy: 97.3%",
 }
-"""The issue's table of published win rates (theirs, not ours), per policy and board."""
+"""Published win rates (theirs, not ours), per policy and board."""
 
 TARGETS = {
     ("safe", "expert"): 0.415,
@@ -51,7 +51,7 @@ TARGETS = {
     ("safe", "beginner"): 0.93,
     ("zero", "beginner"): 0.975,
 }
-"""Issue 15's targets for ``search`` (20,000 paired games, seed 0)."""
+"""The targets for ``search`` (20,000 paired games, seed 0)."""
 
 
 def agent_names(depths: list[int]) -> list[str]:
@@ -60,7 +60,7 @@ def agent_names(depths: list[int]) -> list[str]:
 
 
 def table(rows: list[dict], policy: str) -> str:
-    """Our rows beside the issue's target and the published figures."""
+    """Our rows beside the target and the published figures."""
     lines = [
         "| board | agent | games | win rate | 95% CI | vs greedy (paired) | 95% CI (paired) "
         "| ms/game | target |",

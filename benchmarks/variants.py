@@ -1,4 +1,4 @@
-"""Screen agent variants against stored per-game outcomes of the same games (issue 15).
+"""Screen agent variants against stored per-game outcomes of the same games.
 
 A variant of ``search`` plays games ``--first-game`` .. ``--first-game + --games - 1``
 of the harness's seeded games (rule set ``complete``); each game's outcome is

@@ -6,7 +6,7 @@ Both are ``gymnasium.make_vec("SemiAutoMines-v0", num_envs=N, ...)``, one with
 sync, native, ...) for a few CPU seconds each, so machine load hits both
 alike; each side's figure is the median of its rounds. Actions are drawn
 uniformly from each board's mask by one vectorised sampler shared by both.
-Issue 21's target: native >= 5x sync at N=64 on expert with ``complete``.
+The target: native >= 5x sync at N=64 on expert with ``complete``.
 
     python benchmarks/vector_env_speed.py                        # beginner and expert, N=64
     python benchmarks/vector_env_speed.py --boards expert --rounds 5 --seconds 5

@@ -15,7 +15,7 @@ on as many boards, in blocks alternating with the native env's (``--rounds``), a
 the script prints the bound the compiled step sets on the native env's lead: the
 games/s ratio to ``sync`` that a native env whose Python and agent cost nothing
 would reach (``sync`` per game over the compiled step per game), and how much faster
-the compiled step would have to be for a ratio of 5 with today's Python around it on
+the compiled step would have to be for a ratio of 5 with the present Python around it on
 both sides (``sync`` runs the same auto-solver, so a faster step speeds it too).
 
     python benchmarks/vector_step_breakdown.py --board expert --seconds 10

@@ -28,7 +28,7 @@ ENTRY_POINT = Path(sys.executable).parent / "semiautomines"
 REPO = Path(__file__).resolve().parent.parent
 IOCCC_MAP = REPO / "maps" / "ioccc" / "hilbert4x4.txt"
 POSITION = "4 2 4\n????\n!23!\n"
-"""A seed 002 position: (0, 0) is safe, (3, 0) a mine, (1, 0) and (2, 0) even odds."""
+"""A position: (0, 0) is safe, (3, 0) a mine, (1, 0) and (2, 0) even odds."""
 
 
 def run(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -14,7 +14,7 @@ from minesweep_env import RULE_SETS, Board, deduce
 COMMAND = [sys.executable, "-m", "minesweep_env.cli.main", "deduce"]
 
 INTERSECTION = "4 2\n????\n!23!\n"
-"""Seed 002's (123, 1) and (234, 2): (0, 0) safe, (3, 0) a mine, the middle open."""
+"""The "Mines" tool's groups (123, 1) and (234, 2): (0, 0) safe, (3, 0) a mine, the middle open."""
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -43,7 +43,7 @@ def test_json_lists_cells_as_x_y(board_file: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_json_is_the_deduce_fixed_point_for_every_rule_set(tmp_path: Path, name: str) -> None:
-    rows = ["01?", "02?", "02?", "01?"]  # seed 004's column
+    rows = ["01?", "02?", "02?", "01?"]  # mine-solver's column
     path = tmp_path / "column.txt"
     path.write_text("3 4 2\n" + "\n".join(rows) + "\n")
     done = run(str(path), "--rule-set", name, "--json", cwd=tmp_path)

@@ -45,6 +45,27 @@ def test_docs_hold_no_work_log_references() -> None:
     assert not hits, "\n".join(hits)
 
 
+def test_code_holds_no_work_log_references() -> None:
+    """Code, tests, scripts and settings speak of the project as it is, too."""
+    listed = subprocess.run(
+        ["git", "ls-files", "*.py", "*.sh", "*.toml", "*.ipynb"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    hits = [
+        f"{name}:{number}: {line.strip()}"
+        for name in listed.stdout.split()
+        if (ROOT / name).is_file()
+        for number, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1)
+        if WORK_LOG.search(line)
+    ]
+    assert not hits, "\n".join(hits)
+
+
 def test_every_results_file_opens_with_a_heading_and_its_command() -> None:
     files = [f for f in sorted(RESULTS.glob("*.md")) if f.name != "README.md"]
     assert files

@@ -1,6 +1,6 @@
-"""Hand tests of the ``endoh`` / ``endoh-alt`` rule sets: seed 000's pictures and the maps.
+"""Hand tests of the ``endoh`` / ``endoh-alt`` rule sets: the entry's pictures and the maps.
 
-The pictures are the IOCCC entry author's rules 1-4 (seed 000). In them ``?``
+The pictures are the IOCCC entry author's rules 1-4. In them ``?``
 is covered, ``!`` flagged and ``.`` probed with its number not shown; we give
 ``.`` as a covered cell known to be safe (``KNOWN_SAFE``), which the rules
 treat exactly as a probed cell that constrains nothing.

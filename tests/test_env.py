@@ -1,4 +1,4 @@
-"""SemiAutoMines-v0: the contract of issue 6 (spaces, masks, rewards, episode end, info, maps)."""
+"""SemiAutoMines-v0: the env's contract (spaces, masks, rewards, episode end, info, maps)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ accepts and rejects with, so any disagreement would change which maps a seed
 makes. It is compared with the reference on random layouts of the generator's
 own kind (mine-free start zone, the start in a corner or the centre), on layouts
 with mines anywhere (start on a mine, start on a number), on every recorded
-seed 004 reference map, and on small boards drawn by hypothesis.
+mine-solver reference map, and on small boards drawn by hypothesis.
 """
 
 from __future__ import annotations

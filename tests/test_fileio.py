@@ -1,6 +1,6 @@
 """Files are written whole or not at all; run folders never collide.
 
-Issue 16: a run killed mid-write must leave the previous file or the complete
+Why: a run killed mid-write must leave the previous file or the complete
 new one, and two runs started in the same second with the same ``--out`` must
 both succeed in distinct folders.
 """

@@ -1,6 +1,6 @@
 """Golden outcomes: the same seed still gives the same games.
 
-Protects issue 21's promise that speed work changes nothing but the speed. The
+Protects the promise that speed work changes nothing but the speed. The
 golden files were recorded before any speed work, through the public command
 line (tests/golden_runs.py lists the commands):
 

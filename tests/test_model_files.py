@@ -1,4 +1,4 @@
-"""Model files cannot run code (issue 16).
+"""Model files cannot run code.
 
 A stable-baselines3 zip unpickles when loaded, so the ``ppo`` agent and
 ``semiautomines evaluate --model`` refuse one unless ``--trust-model`` is given;

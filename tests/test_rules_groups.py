@@ -1,6 +1,6 @@
-"""The seed 002 group algorithm: its worked examples, then board positions.
+"""The "Mines" tool's group algorithm: its worked examples, then board positions.
 
-The seed writes groups as (cells, mines) with cells numbered 1..8; the
+The tool writes groups as (cells, mines) with cells numbered 1..8; the
 examples below use those numbers as cell labels. Its figures 1 and 2 did not
 survive in the text; the positions for them are rebuilt from their captions.
 """
@@ -15,7 +15,7 @@ from minesweep_env.solver.rules.groups import simplify_groups
 
 
 def groups(*pairs: tuple[str, int]) -> set[tuple[frozenset[int], int]]:
-    """Groups written as in the seed: ("5678", 2) is cells 5, 6, 7, 8 with 2 mines."""
+    """Groups written as in the tool: ("5678", 2) is cells 5, 6, 7, 8 with 2 mines."""
     return {(frozenset(int(c) for c in cells), mines) for cells, mines in pairs}
 
 
@@ -75,7 +75,7 @@ def test_figure_2_with_that_mine_known_the_bottom_cells_are_safe() -> None:
 
 def test_intersection_on_a_board() -> None:
     # (1,1) needs 1 in cells x=0..2 of the top row, (2,1) needs 2 in x=1..3:
-    # the seed's (123, 1) and (234, 2).
+    # the tool's (123, 1) and (234, 2).
     assert proven(["????", "!23!"]) == ({(0, 0)}, {(3, 0)})
 
 

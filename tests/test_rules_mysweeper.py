@@ -1,6 +1,6 @@
-"""The MySweeper 1.08 rules (seed 003), each on a position that shows it.
+"""The MySweeper 1.08 rules, each on a position that shows it.
 
-The seed's pictures did not survive in its text, so each position is rebuilt
+MySweeper's pictures did not survive in its description, so each position is rebuilt
 from the rule's prose; every one is checked to be a real position (some layout
 fits it) before the rule set is asked about it.
 """

@@ -1,4 +1,4 @@
-"""The seed 004 solver's steps, on the seed's own examples and on positions made for them."""
+"""petersohn/mine-solver's steps, on its own examples and on positions made for them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from minesweep_env.solver.rules.number_constraints import number_constraints
 from minesweep_env.solver.rules.substitution import consistent_substitutions
 
 SEED_COLUMN = ["01?", "02?", "02?", "01?"]
-"""The seed's eliminate example: column 1 is problematic, column 2 covered."""
+"""The tool's eliminate example: column 1 is problematic, column 2 covered."""
 
 
 def real(rows: list[str], total: int | None = None) -> Board:

@@ -76,7 +76,7 @@ def test_deep_width_is_a_setting_and_its_default_is_unchanged():
 
 
 def test_deep_width_reaches_the_look_ahead():
-    """A wider deeper look never lowers session 9's depth-3 survival (the best over
+    """A wider deeper look never lowers the plain depth-3 survival (the best over
     more of the safest cells) and raises some; the default looks at 4 cells. (With
     ``deep_secondary`` a wider look may lower it: a dead next guess ranks below a
     living one whatever their values, as the agent plays.)"""

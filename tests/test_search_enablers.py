@@ -1,4 +1,4 @@
-"""The search agent's session-9 settings: the whole-board scan of would-be twins and
+"""The search agent's enabler and tie-order settings: the whole-board scan of would-be twins and
 their enablers (``enablers``, ``influenced``, :func:`semiautomines_agents.search.potential.scan`)
 checked against every layout of small positions, and the tie-break by expected living
 clears (``tie_clears``)."""
@@ -155,10 +155,10 @@ def test_influenced_cells_join_the_candidates():
 
 
 def test_the_settings_reach_the_agent_and_its_description():
-    agent = make_agent("search")  # on by default since session 9
+    agent = make_agent("search")  # on by default
     assert agent.enablers and agent.influenced == 0.9 and agent.tie_clears
     text = agent.describe()
     assert "enablers" in text and "influenced cells over 0.9" in text and "clears" in text
-    old = make_agent("search:enablers=0:influenced=0:tie_clears=0")  # the session-8 default
+    old = make_agent("search:enablers=0:influenced=0:tie_clears=0")  # candidate scoring alone
     assert not old.enablers and not old.influenced and not old.tie_clears
     assert "enablers" not in old.describe() and "clears" not in old.describe()

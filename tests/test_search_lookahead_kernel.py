@@ -110,8 +110,8 @@ def test_the_kernel_is_not_asked_without_a_mine_total():
 
 
 def test_depth_three_decides_alike_with_and_without_the_kernel(monkeypatch):
-    """Session 9's depth 3: the same cell and reason on every position; some positions
-    have candidates within the settling gap (near ties), so the exact settling is
+    """Plain depth 3 (``deep_secondary=0``): the same cell and reason on every position;
+    some positions have candidates within the settling gap (near ties), so the exact settling is
     exercised too."""
     boards = _positions(60)
     settled = []

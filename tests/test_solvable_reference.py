@@ -1,4 +1,4 @@
-"""``substitution`` verdicts against the seed 004 tool's, on the recorded reference maps.
+"""``substitution`` verdicts against petersohn/mine-solver's, on the recorded reference maps.
 
 The cases in ``tests/reference/mine_solver/cases*.jsonl`` were made by running
 the public tool (petersohn/mine-solver at 19ecd2b) on random maps with
@@ -51,7 +51,7 @@ def test_a_start_on_a_mine_is_not_solvable_with_nothing_opened(case: dict) -> No
 
 
 def test_complete_solves_everything_the_tool_solves() -> None:
-    """The exact rule set is at least as strong as the seed 004 solver."""
+    """The exact rule set is at least as strong as petersohn/mine-solver."""
     for case in CASES:
         if case["verdict"] == "solvable":
             layout = MineLayout.from_rows(case["rows"])

@@ -1,4 +1,4 @@
-"""The trunk's optional context layers (issue 17): dilated blocks and a global-context step.
+"""The trunk's optional context layers: dilated blocks and a global-context step.
 
 They must start as the identity (so a shipped model is fine-tuned from its own play),
 stay size-free, travel in the weights-only file, and leave the old files as they were.

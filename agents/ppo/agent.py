@@ -109,7 +109,7 @@ def load_objects(path: Path) -> dict:
 
     The learning-rate schedules only matter to training, and each is pickled
     with the name of the module that trained the model; a model saved under
-    the old import name names ``agents.policies.CellPolicy``, today's
+    the old import name names ``agents.policies.CellPolicy``, now
     :class:`~semiautomines_agents.policies.CellPolicy`.
     """
     objects: dict = {"learning_rate": 0.0, "lr_schedule": _no_schedule}

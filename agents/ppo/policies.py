@@ -31,7 +31,7 @@ distribution is rebuilt for ``H * W`` actions on every call (SB3's is fixed at
 construction), and :func:`policy_for_board` re-targets a loaded policy's
 spaces so ``model.predict`` accepts another board.
 
-The optional context layers (issue 17): three 3x3 blocks see 15 cells across,
+Why the optional context layers: three 3x3 blocks see 15 cells across,
 while the search teacher weighs the whole front. Dilated blocks widen the view
 and the global context gives every cell a summary of the whole board, both
 without tying the weights to a board size. Each new layer's last convolution

@@ -23,7 +23,7 @@ Each move, in this order:
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public
-solvers. From ``depth=3`` on (``deep_secondary``, session 10), the look-ahead keeps
+solvers. From ``depth=3`` on (``deep_secondary``), the look-ahead keeps
 the depth-2 valuation at its leaves: an outcome of a candidate that leaves a living
 safe cell is valued as at depth 2 (its secondary safety), one where the player must
 guess again by the best of its next guesses valued as the depth-2 default values a
@@ -31,32 +31,33 @@ candidate (two-move survival with the secondary safety, times that guess's own 5
 factor; :func:`.lookahead.next_guess_value`). A compiled kernel
 (:mod:`.lookahead_compiled`) weighs that middle level,
 one call per position; with ``settle`` the candidates within :data:`SETTLE_GAP` of
-the best are weighed again on exact counts. ``depth=3:deep_secondary=0`` is session
-9's depth 3 (the last guess by its plain best safety; always settled).
+the best are weighed again on exact counts. ``depth=3:deep_secondary=0`` is the plain
+depth 3 (the last guess by its plain best safety; always settled;
+benchmarks/results/search_depth3.md).
 ``deep_width`` (default :data:`DEEP_WIDTH`) is how many of the safest cells
 each deeper position looks at (``search:depth=3:deep_width=8``).
 
 The defaults of ``secondary``, ``fifty``, ``offset``, ``offset_margin``, ``width``
 and ``progress_weight`` together are JSMinesweeper's way of choosing among its
-candidates, on since session 8: +0.77 points (+0.32 to +1.22) over the session-7
-defaults (``secondary=0:fifty=0:offset=0:width=8:progress_weight=0.05``)
+candidates: +0.77 points (+0.32 to +1.22) over the plain depth-2 settings
+(``secondary=0:fifty=0:offset=0:width=8:progress_weight=0.05``)
 on 10,000 paired expert games, +0.58 (+0.26 to +0.91) on 20,000
-(benchmarks/results/search_session8.md).
+(benchmarks/results/search_candidate_scoring.md).
 
-Session 9 (benchmarks/results/search_session9.md) ported the rest of JSMinesweeper's
-choice, on by default since: ``enablers`` (a cell that would complete a would-be 50/50
-shares its risk, :func:`.potential.scan`), ``influenced`` (the cells of that scan join
-the candidates when their safety with that risk given back is close to the best) and
-``tie_clears`` (exact ties go to the larger expected number of living clears). Together
-they raise the agreement with JSMinesweeper's choice on recorded expert positions from
-89% to 94%, and the win rate by +0.25 points (+0.02 to +0.48) on 10,000 paired expert
-games over the session-8 defaults (``enablers=0:influenced=0:tie_clears=0``), +0.22
-(+0.06 to +0.39) on 20,000.
+The rest of JSMinesweeper's choice is on by default too
+(benchmarks/results/search_enablers_tie_order.md): ``enablers`` (a cell that would
+complete a would-be 50/50 shares its risk, :func:`.potential.scan`), ``influenced`` (the
+cells of that scan join the candidates when their safety with that risk given back is
+close to the best) and ``tie_clears`` (exact ties go to the larger expected number of
+living clears). Together they raise the agreement with JSMinesweeper's choice on
+recorded expert positions from 89% to 94%, and the win rate by +0.25 points (+0.02 to
++0.48) on 10,000 paired expert games over the candidate scoring alone
+(``enablers=0:influenced=0:tie_clears=0``), +0.22 (+0.06 to +0.39) on 20,000.
 
 Every setting, its default and its valid range are in :class:`.settings.SearchSettings`.
 Five settings once offered were measured against the default on the same games,
-found no better (benchmarks/results/strength.md) and removed: a weight for the
-risk shared with a 50/50 every player pays for, more candidates off the frontier,
+found no better (benchmarks/results/search_settings_strength.md) and removed: a
+weight for the risk shared with a 50/50 every player pays for, more candidates off the frontier,
 two other valuations of the look-ahead's last guess (living cells only, and the
 best blended with the second), and probing a safer cell the chosen one's every
 number proves safe.

@@ -63,7 +63,7 @@ def two_steps(view: np.ndarray) -> np.ndarray:
 
     JSMinesweeper looks at exactly these off-frontier cells: their number reaches the
     frontier cell in between, and on our games it gains by guessing them rather than
-    a corner (benchmarks/results/search_session7.md).
+    a corner (benchmarks/results/search_vs_jsminesweeper.md).
     """
     probed = view >= 0
     near = np.zeros_like(probed)

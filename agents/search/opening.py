@@ -5,9 +5,10 @@ when only the first cell is safe, (3, 3) when its neighbours are safe too) is th
 best known one on expert; on the small boards it was never measured here. The
 first click decides how much of the board the first guess sees, and the first
 guesses of a game carry half of beginner's losses and three fifths of
-intermediate's (benchmarks/results/search_session11_end13.md), so this table
+intermediate's (benchmarks/results/search_endgame_size_small_boards.md), so this table
 holds the cell that ``search`` measured best on paired games
-(``benchmarks/openings.py``, figures in benchmarks/results/search_session12_open14.md).
+(``benchmarks/openings.py``, figures in
+benchmarks/results/search_first_click_small_boards.md).
 A board and policy not in the table fall back to greedy's cell. (The second click
 after a first click that opened a lone number was measured the same way,
 ``benchmarks/second_clicks.py``: the look-ahead's own choice was best or level, so

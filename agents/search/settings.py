@@ -2,7 +2,8 @@
 its valid range and one line of help (``search:depth=3:width=4`` on the command line).
 
 The upper bounds keep the slowest setting finite: ``depth`` 4 is about six times
-depth 3's time on expert (benchmarks/results/strength.md), so ``depth`` stops
+depth 3's time on expert (benchmarks/results/search_settings_strength.md), so
+``depth`` stops
 there; the candidates of a position (``width``, ``deep_width``, ``offset``) and
 the exact endgame's reach stop at two to ten times their defaults.
 """
@@ -66,7 +67,7 @@ safety in the compiled kernel."""
 SETTLE = 0
 """With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
 :data:`.agent.SETTLE_GAP`). Off: it costs about a third of depth 3's time and
-changed no move in 60 expert games (search_session10.md)."""
+changed no move in 60 expert games (benchmarks/results/search_depth3.md)."""
 
 
 @dataclass(frozen=True)

@@ -221,7 +221,7 @@ def fix_prior_scale(policy: th.nn.Module, scale: float) -> None:
     Why: ``k`` decides how much safer a cell must be before the network's own
     preference loses to it. The cross-entropy fit does not push it up (a larger
     ``k`` improves the top move, not the likelihood of the teacher's moves), yet
-    a larger ``k`` plays better (``agents/models/README.md``, session 4). With
+    a larger ``k`` plays better (``docs/experiments/ppo.md``). With
     ``k`` fixed there, the network's head is fitted under the prior it plays with.
     """
     prior = policy.mlp_extractor.prior_scale

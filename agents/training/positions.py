@@ -63,7 +63,7 @@ CANDIDATES = WIDTH + FAR - 1 + OFFSET + 2
 """Candidates kept per position: the default search agent's ``width`` cells, the far
 ones and those two steps from a number, and two columns more (34: the width of the
 saved positions, whose last two columns once held candidates added for a shared
-50/50). It was 9 before session 9: positions saved then keep 9 columns, padded when
+50/50). It was once 9: positions saved with 9 columns are padded when
 joined with newer ones (:func:`concatenate`)."""
 
 

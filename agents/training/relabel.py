@@ -8,9 +8,9 @@ TARGET, which a run's ``imitation/<stage>`` folder can then be (the run loads
 the chunks it finds instead of playing them). Chunks already in TARGET are
 skipped, so a stopped relabelling resumes.
 
-Why: the search teacher got stronger in session 8; the positions of the shipped
-model's training were labelled by the older one, and replaying them costs only
-the teacher's time, not the player's.
+Why: the search teacher got stronger after the shipped model's positions were
+labelled (candidate scoring); they carry the weaker teacher's moves, and
+replaying them costs only the teacher's time, not the player's.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ with the model and, at every guess, asks the model again on the position mirrore
 left-right, top-bottom and both (the half-turn), maps each answer back, and counts
 how often it is a cell the model itself rates best on the plain view (within
 :data:`TIE`; so a mirror-consistent network scores 1 even where it breaks ties by
-order). ``agents/models/README.md`` ("Session 15") uses it to explain why
+order). ``docs/experiments/ppo.md`` uses it to explain why
 averaging the four views at play time costs the shipped model about a point.
 
     python -m semiautomines_agents.training.symmetry --games 40 --seed 0

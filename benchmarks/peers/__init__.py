@@ -1,4 +1,4 @@
-"""Speed peers run live beside SemiAutoMines (issue 21), one module per peer.
+"""Speed peers run live beside SemiAutoMines, one module per peer.
 
 No peer's code is kept in this repository: each module drives a peer from a
 path the user gives (a JSMinesweeper checkout, a built minesolve binary) or a

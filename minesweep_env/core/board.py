@@ -2,7 +2,7 @@
 
 A :class:`Board` is a snapshot, independent of any game: solvers, the
 probability engine and the command-line tools take one, whether it came from a
-running game or from a seed 002 board file. From a game it is a copy of the
+running game or from a position file. From a game it is a copy of the
 player's view (:attr:`Minefield.view <minesweep_env.core.minefield.Minefield.view>`,
 ``Game.view``), with the mine count: ``Board.view`` names the array as the game
 does, ``Board.grid`` (the field every solver reads) is the same array.

@@ -38,7 +38,7 @@ def _header(tokens: int) -> st.SearchStrategy[str]:
 POSITION_TEXT = st.tuples(
     _header(4), _lines(st.text(alphabet="?!0123456789 \tx*", max_size=12)), NEWLINES
 ).map(lambda t: t[0] + t[2] + t[1])
-"""Seed 002 positions: a header of 0-4 tokens, then rows of cell characters."""
+"""Positions: a header of 0-4 tokens, then rows of cell characters."""
 
 IOCCC_TEXT = st.tuples(_header(3), st.lists(NUMBER_TOKENS, max_size=30), SEPARATORS).map(
     lambda t: t[0] + "\n" + t[2].join(t[1])

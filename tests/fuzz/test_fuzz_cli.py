@@ -206,7 +206,7 @@ def test_paths_that_are_no_map(command, tmp_path, capsys, tried):
 
 
 def test_the_issues_examples_fail_fast(tmp_path, capsys):
-    """The three absurd inputs of issue 16: one line, exit 2, no allocation."""
+    """Three absurd sizes and counts: one line, exit 2, no allocation."""
     cases = [
         ["generate", "--width", "100000", "--height", "100000", "--mines", "5", "--out", "D"],
         ["evaluate", "--agents", "random", "--boards", "5000x5000x10", "--maps", "none"],

@@ -1,6 +1,6 @@
 """Fuzz every reader: only :class:`MapFormatError` may come out of a bad file or string.
 
-Readers: the seed 002 position (``parse_board``/``load_board``), both layout
+Readers: the position (``parse_board``/``load_board``), both layout
 formats (``parse_layout``/``load_layout``, ``parse_ioccc``,
 ``parse_layout_grid``) and the ``NAME.start`` sidecar (``load_start``). Each
 is fed text and bytes that look almost like its format (headers with absurd,

@@ -5,8 +5,8 @@ mine total known, a frontier configuration that uses k mines leaves ``left - k``
 for the covered cells no number touches, which can hold them in
 C(off, left - k) ways; the components' per-mine-count counts are therefore
 convolved with each other and weighted by that binomial. Without the total,
-every consistent frontier configuration counts once (the seed 002 tool's
-convention): components multiply, and cells off the frontier have no
+every consistent frontier configuration counts once (the "Mines" probability
+tool's convention): components multiply, and cells off the frontier have no
 probability (NaN).
 
 Agents need more than that without the total: a probe turns cells off the frontier

@@ -1,6 +1,6 @@
 """The IOCCC 2020 endoh1 rule sets: ``endoh`` (``prog.c``) and ``endoh-alt`` (``prog.alt.c``).
 
-Yusuke Endoh's semi-automatic Minesweeper (seed 000) describes four rules and
+Yusuke Endoh's semi-automatic Minesweeper (the IOCCC entry) describes four rules and
 adds: "these complex rules can be integrated to one simple rule. Analyze the
 code." This is that analysis.
 

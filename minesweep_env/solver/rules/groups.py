@@ -1,4 +1,4 @@
-"""``groups``: the first algorithm of the seed 002 "Mines" tool: groups of cells.
+"""``groups``: the first algorithm of the "Mines" probability tool: groups of cells.
 
 Every probed number gives a group: the covered cells around it and how many of
 them are mines, ``(cells, mines)``. The groups are then transformed until
@@ -15,13 +15,13 @@ nothing changes:
   (4, 1). Otherwise the pair is left alone.
 
 At the end, a group with no mines is all safe, a group with as many mines as
-cells all mines. The seed's prose counts "the cells left in the other group"
+cells all mines. The tool's prose counts "the cells left in the other group"
 in the bound; its example cannot tell the groups apart, and only A's leftover
 cells make the rule sound, so that is what is used here. Every transformation
 keeps the groups equivalent to the numbers, so it is sound; which transformations
 fire depends on the order, and this module compares each new or changed group
 with every group it overlaps until none changes. No global mine count (the
-seed's first algorithm has none).
+tool's first algorithm has none).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class _GroupList:
 
 
 def _compare(groups: _GroupList, gid: int, hid: int) -> bool:
-    """Apply the seed's transformation to groups ``gid`` and ``hid`` (ids in creation
+    """Apply the tool's transformation to groups ``gid`` and ``hid`` (ids in creation
     order, ``gid`` the one being processed); returns whether ``gid`` was replaced."""
     g_cells, g_mines = groups.groups[gid]
     h_cells, h_mines = groups.groups[hid]
@@ -110,7 +110,7 @@ def _compare(groups: _GroupList, gid: int, hid: int) -> bool:
 
 
 def simplify_groups(groups: Iterable[tuple[Iterable[Cell], int]]) -> list[tuple[frozenset, int]]:
-    """Transform ``(cells, mines)`` groups as the seed 002 algorithm does, until nothing changes.
+    """Transform ``(cells, mines)`` groups as the "Mines" tool does, until nothing changes.
 
     Cells are any hashable labels. Returns the final groups (empty ones dropped).
 
@@ -130,7 +130,7 @@ def simplify_groups(groups: Iterable[tuple[Iterable[Cell], int]]) -> list[tuple[
 
 
 class GroupRules(RuleSet):
-    """Seed 002's first algorithm: group subtraction and intersection to a fixed point."""
+    """The "Mines" tool's first algorithm: group subtraction and intersection to a fixed point."""
 
     name = "groups"
 

@@ -1,9 +1,9 @@
-"""``mysweeper``: the four implemented rules of MySweeper 1.08 (seed 003).
+"""``mysweeper``: the four implemented rules of MySweeper 1.08.
 
 MySweeper looks at one exposed cell, or at a pair of exposed cells at most two
 cells apart, and never chains deductions inside one pass ("one-level rules, not
 transitive cases"); it does not use the global mine count (its rule 6 is
-unimplemented). In the seed's words, for an exposed cell with ``R`` its
+unimplemented). In MySweeper's words, for an exposed cell with ``R`` its
 unexposed unflagged neighbours and ``REST`` its number minus its adjacent flags:
 
 1. ``REST == 0``: every cell of ``R`` is blank (safe).

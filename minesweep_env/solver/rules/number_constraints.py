@@ -3,7 +3,7 @@
 A probed number that still touches covered cells says "``need`` of these
 ``unknown`` cells are mines", where ``need`` is the number minus the flags
 around it. Cells already proven safe (:data:`KNOWN_SAFE`) are known not to be
-mines, so they are in neither count. The MySweeper, seed 002 and seed 004 rule
+mines, so they are in neither count. The MySweeper, "Mines" and mine-solver rule
 sets all start from this list.
 """
 

@@ -1,4 +1,4 @@
-"""``substitution``: the seed 004 solver (petersohn/mine-solver): grind, eliminate, end game.
+"""``substitution``: petersohn/mine-solver's solver: grind, eliminate, end game.
 
 The solver alternates three steps, and this rule set reaches the same fixed point:
 
@@ -166,7 +166,7 @@ def _end_game(board: Board) -> Proof:
 
 
 class SubstitutionRules(RuleSet):
-    """The seed 004 solver: grind, eliminate by checked substitutions, end game."""
+    """petersohn/mine-solver's solver: grind, eliminate by checked substitutions, end game."""
 
     name = "substitution"
 

@@ -1,6 +1,6 @@
 """Record reference games from the IOCCC 2020 endoh1 program, played in tmux.
 
-The program (seed 000) is public: the repository ioccc-src/winner, files
+The program is public: the repository ioccc-src/winner, files
 ``2020/endoh1/prog.c`` (rule set ``endoh``) and ``2020/endoh1/prog.alt.c``
 (``endoh-alt``). It is not part of this project and is not copied here: get it
 yourself and pass its path, either the C source (compiled here with

@@ -1,6 +1,6 @@
-"""Record the seed 004 tool's verdicts on random maps, as reference data for our tests.
+"""Record petersohn/mine-solver's verdicts on random maps, as reference data for our tests.
 
-The seed 004 tool is public: the repository petersohn/mine-solver, file
+The tool is public: the repository petersohn/mine-solver, file
 ``mine-solver.py`` (newest commit 19ecd2b when these cases were made). It is not
 part of this project and is not copied here: fetch it yourself and pass its
 path. This script draws random ``x``/``o`` maps and start cells, runs
