@@ -4,7 +4,6 @@ reports a probability (exact layout counts pass the largest float on such boards
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
 from types import SimpleNamespace
 
 import gymnasium
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import REPO
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env import Board, compiled, get_rule_set
@@ -20,7 +20,7 @@ from minesweep_env.core.first_click import FirstClick
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import AGENTS, SearchAgent, make_agent
 
-MAPS = Path(__file__).resolve().parent.parent / "maps" / "ioccc"
+MAPS = REPO / "maps" / "ioccc"
 BOARDS = {
     "60x60x720": {"width": 60, "height": 60, "mines": 720},
     "50x29x290": {"width": 50, "height": 29, "mines": 290},

@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
+from paths import REPO
 
 from minesweep_env.fileio import TEMP_SUFFIX, append_text, atomic_write, write_bytes, write_text
 from semiautomines_agents.evaluation import Run, Settings, new_run_folder, write_run
 
-ROOT = Path(__file__).resolve().parents[1]
 CLI = Path(sys.executable).with_name("semiautomines")
 
 
@@ -171,7 +171,7 @@ def test_kill_9_while_writing_leaves_a_whole_json(tmp_path):
     path = tmp_path / "results.json"
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
     }
     for kill in range(6):
         writer = subprocess.Popen(

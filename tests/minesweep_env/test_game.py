@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from paths import REPO
 
 from minesweep_env import RULE_SETS, Game, MineLayout
 from minesweep_env.cli.main import build_parser
@@ -14,7 +13,7 @@ from minesweep_env.core.cells import COVERED
 from minesweep_env.game import program_win_rule
 from minesweep_env.tui import Session
 
-UNWINNABLE = Path(__file__).resolve().parent.parent / "maps" / "ioccc" / "unwinnable.txt"
+UNWINNABLE = REPO / "maps" / "ioccc" / "unwinnable.txt"
 
 LAYOUT = MineLayout.from_rows(["xoooo", "ooooo", "ooooo"])  # 5x3
 

@@ -13,23 +13,23 @@ import sys
 from pathlib import Path
 
 import pytest
+from paths import REPO
 
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+RESULTS = REPO / "benchmarks" / "results"
 WORK_LOG = re.compile(r"session ?[0-9]|issue ?[0-9]|seed 00[0-9]", re.IGNORECASE)
 
 
 def _doc_files() -> list[Path]:
     """The prose the docs own (the changelog is the one place a 'when' may appear)."""
-    files = [ROOT / "README.md", ROOT / "mkdocs.yml", ROOT / "benchmarks" / "README.md"]
-    files += sorted((ROOT / "docs").rglob("*.md"))
-    files += sorted((ROOT / "agents" / "models").glob("*.md"))
+    files = [REPO / "README.md", REPO / "mkdocs.yml", REPO / "benchmarks" / "README.md"]
+    files += sorted((REPO / "docs").rglob("*.md"))
+    files += sorted((REPO / "agents" / "models").glob("*.md"))
     files += sorted(RESULTS.glob("*.md"))
     return [f for f in files if f.is_file()]
 
 
 def test_readme_is_short_and_keeps_both_commands() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 200
     assert "bash scripts/run_main.sh" in text
     assert "bash scripts/run_tests.sh" in text
@@ -37,7 +37,7 @@ def test_readme_is_short_and_keeps_both_commands() -> None:
 
 def test_docs_hold_no_work_log_references() -> None:
     hits = [
-        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
         for path in _doc_files()
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if WORK_LOG.search(line)
@@ -81,7 +81,7 @@ needs_mkdocs = pytest.mark.skipif(
 
 @needs_mkdocs
 def test_site_builds_strictly(tmp_path: Path) -> None:
-    result = _build(ROOT, tmp_path)
+    result = _build(REPO, tmp_path)
     assert result.returncode == 0, result.stderr[-4000:]
     assert (tmp_path / "index.html").is_file()
     assert (tmp_path / "experiments" / "search" / "index.html").is_file()
@@ -93,11 +93,11 @@ def test_a_page_missing_from_the_nav_fails_the_build(tmp_path: Path) -> None:
     """The strict build is only worth running if it fails: copy the site's sources,
     add a page the nav does not list, and expect the build to stop."""
     copy = tmp_path / "tree"
-    shutil.copytree(ROOT / "docs", copy / "docs", symlinks=True)
+    shutil.copytree(REPO / "docs", copy / "docs", symlinks=True)
     shutil.copytree(RESULTS, copy / "benchmarks" / "results")
-    shutil.copy(ROOT / "benchmarks" / "README.md", copy / "benchmarks" / "README.md")
-    shutil.copytree(ROOT / "agents" / "models", copy / "agents" / "models")
-    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    shutil.copy(REPO / "benchmarks" / "README.md", copy / "benchmarks" / "README.md")
+    shutil.copytree(REPO / "agents" / "models", copy / "agents" / "models")
+    shutil.copy(REPO / "mkdocs.yml", copy / "mkdocs.yml")
     assert _build(copy, tmp_path / "site-ok").returncode == 0
     orphan = copy / "docs" / "orphan.md"
     orphan.write_text("# Orphan\n\n[nowhere](nowhere.md)\n", encoding="utf-8")

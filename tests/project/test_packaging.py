@@ -7,21 +7,21 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from paths import REPO
 
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
-ROOT = Path(__file__).resolve().parents[1]
 IMPORT_NAMES = {"minesweep_env": "minesweep_env", "agents": "semiautomines_agents"}
 """Repository folder -> the import name it installs as."""
 
 
 def test_every_package_folder_is_installed_under_its_import_name():
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-dir"] == {"semiautomines_agents": "agents"}
     folders = set()
     for folder, name in IMPORT_NAMES.items():
-        for init in (ROOT / folder).rglob("__init__.py"):
-            parts = init.parent.relative_to(ROOT / folder).parts
+        for init in (REPO / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(REPO / folder).parts
             folders.add(".".join((name, *parts)))
     assert set(config["packages"]) == folders
 
@@ -39,8 +39,8 @@ def _imported_modules(path: Path) -> set[str]:
 def test_the_library_never_imports_the_agents():
     agents = set(IMPORT_NAMES.values()) - {"minesweep_env"} | {"agents"}
     offenders = {
-        str(path.relative_to(ROOT)): sorted(imports)
-        for path in (ROOT / "minesweep_env").rglob("*.py")
+        str(path.relative_to(REPO)): sorted(imports)
+        for path in (REPO / "minesweep_env").rglob("*.py")
         if (imports := {m for m in _imported_modules(path) if m.split(".")[0] in agents})
     }
     assert offenders == {}
@@ -49,9 +49,9 @@ def test_the_library_never_imports_the_agents():
 def test_nothing_imports_the_agents_under_the_folder_name():
     folders = ("agents", "minesweep_env", "tests", "benchmarks", "scripts")
     offenders = [
-        str(path.relative_to(ROOT))
+        str(path.relative_to(REPO))
         for folder in folders
-        for path in (ROOT / folder).rglob("*.py")
+        for path in (REPO / folder).rglob("*.py")
         if any(m.split(".")[0] == "agents" for m in _imported_modules(path))
     ]
     assert offenders == []

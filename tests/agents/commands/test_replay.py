@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import REPO
 from PIL import Image, ImageSequence
 
 from minesweep_env.cli.main import main as cli_main
@@ -27,8 +28,7 @@ from semiautomines_agents.evaluation.saved_games import (
 )
 from semiautomines_agents.watching import RecordDriver
 
-ROOT = Path(__file__).resolve().parents[1]
-NO_GUESS = ROOT / "maps" / "no-guess" / "intermediate"
+NO_GUESS = REPO / "maps" / "no-guess" / "intermediate"
 
 
 def saved_run(tmp_path: Path, agents, targets, first_click="safe", games=8, seed=3) -> Path:

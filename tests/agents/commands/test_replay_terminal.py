@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_watch_terminal import SMILEYS, guesses_on_screen, screen_rows, terminal  # noqa: F401
+from pty_terminal import SMILEYS, guesses_on_screen, screen_rows, terminal  # noqa: F401
 
 from minesweep_env import Game
 from minesweep_env.core.minefield import GameState

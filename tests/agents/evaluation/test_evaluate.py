@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from interrupting import ctrl_c_once_playing
+from paths import REPO
 
 from minesweep_env import MapFormatError, MineLayout, format_ioccc
 from minesweep_env.cli.main import main as cli_main
@@ -163,7 +164,7 @@ def test_plan_interleaves_agents_and_plays_maps_once_for_deterministic_agents(tm
 def test_a_fixed_first_click_is_played_for_every_agent(tmp_path):
     from semiautomines_agents.evaluation import evaluate
 
-    repo_maps = Path(__file__).resolve().parents[1] / "maps" / "no-guess" / "beginner"
+    repo_maps = REPO / "maps" / "no-guess" / "beginner"
     if not repo_maps.is_dir():
         pytest.skip("maps/no-guess not present")
     (suite,) = map_targets([repo_maps])

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
 import pytest
+from paths import REPO
 
 from semiautomines_agents.evaluation.stats import wilson_interval
 from semiautomines_agents.training.chain_curve import RECORD_KEY, main, write_curve_tables
 
-MODELS = Path(__file__).resolve().parent.parent / "agents" / "models"
+MODELS = REPO / "agents" / "models"
 
 
 def record(**changes):

@@ -10,6 +10,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from paths import REPO
 
 th = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
@@ -34,7 +35,6 @@ from semiautomines_agents.training import positions  # noqa: E402
 from semiautomines_agents.training.imitation import read_state  # noqa: E402
 from semiautomines_agents.training.positions import Chunk, collect_stage, game_seed  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 BOARD = {"width": 6, "height": 6, "mines": 6}
 
 
@@ -236,7 +236,7 @@ def test_ctrl_c_in_cloning_saves_and_resume_finishes_every_stage_without_replayi
         else:
             flags += [flag, str(value)]
     command = [sys.executable, "-m", "semiautomines_agents.train_ppo", *flags]
-    status, _, err = ctrl_c_once_playing(command, ROOT, games=positions.CHUNK_GAMES)
+    status, _, err = ctrl_c_once_playing(command, REPO, games=positions.CHUNK_GAMES)
     assert status == 0, err
     run_dir = tmp_path / "runs" / "tiny"
     assert "interrupted" in err

@@ -9,10 +9,10 @@ stepping and taking back play the same game.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import REPO
 from PIL import Image, ImageSequence
 
 from minesweep_env import Game, MineLayout, mine_probabilities
@@ -28,8 +28,7 @@ from semiautomines_agents.watching import AgentDriver
 from semiautomines_agents.watching.notes import Notes
 from semiautomines_agents.watching.observe import Observer, action_mask
 
-ROOT = Path(__file__).resolve().parents[1]
-NO_GUESS_SUITE = ROOT / "maps" / "no-guess" / "intermediate"
+NO_GUESS_SUITE = REPO / "maps" / "no-guess" / "intermediate"
 
 
 def driver_for(agent: str, target, settings: Settings, game: int = 0) -> AgentDriver:

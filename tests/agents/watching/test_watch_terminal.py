@@ -1,5 +1,5 @@
-"""``semiautomines watch`` as a person sees it: in a pseudo-terminal (the harness of
-test_play_terminal.py), read from the screen.
+"""``semiautomines watch`` as a person sees it: in a pseudo-terminal (the harness in
+``tests/pty_terminal.py``), read from the screen.
 
 The game a watched agent plays is computed off-screen too (``play_out`` with the
 same driver), so every test knows the field the screen must end on.
@@ -8,14 +8,12 @@ same driver), so every test knows the field the screen must end on.
 from __future__ import annotations
 
 import os
-import re
 import time
 
 import pytest
-from test_play_terminal import Terminal
+from pty_terminal import SMILEYS, Terminal, guesses_on_screen, screen_rows, terminal  # noqa: F401
 
 from minesweep_env import Game
-from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.core.minefield import GameState
 from minesweep_env.tui import Guess, play_out
 from semiautomines_agents import make_agent
@@ -24,46 +22,6 @@ from semiautomines_agents.watching import AgentDriver
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a POSIX pty")
 RIGHT, LEFT = "\x1bOC", "\x1bOD"
-SMILEYS = {GameState.WON: "8-)", GameState.LOST: "X-(", GameState.PLAYING: ":-)"}
-
-
-@pytest.fixture
-def terminal():
-    """Start ``semiautomines COMMAND ARGS`` in a pty; every terminal is closed afterwards."""
-    started: list[Terminal] = []
-
-    def start(command: str, *args: str, **options) -> Terminal:
-        started.append(Terminal(list(args), command=command, timeout=60.0, **options))
-        return started[-1]
-
-    yield start
-    for t in started:
-        t.close()
-
-
-def screen_rows(game: Game) -> list[str]:
-    """The field as :meth:`Terminal.field` reads it: ``?`` covered, ``!`` flag, ``*`` a mine
-    shown after a loss (at a win every covered cell is shown flagged)."""
-    rows = []
-    for y in range(game.height):
-        row = []
-        for x in range(game.width):
-            code = game.view[y, x]
-            if code == FLAGGED:
-                row.append("!")
-            elif code == COVERED:
-                mine = game.layout.mines[y, x]
-                shown = {GameState.WON: "!", GameState.LOST: "*"}.get(game.state, "?")
-                row.append(shown if mine else "?")
-            else:
-                row.append(str(code))
-        rows.append("".join(row))
-    return rows
-
-
-def guesses_on_screen(t: Terminal) -> int | None:
-    found = re.search(r"\b(\d+) guess(es)?\b", t.text())
-    return int(found.group(1)) if found else None
 
 
 def watch_for(t: Terminal, seconds: float) -> None:
@@ -88,7 +46,7 @@ def game_after(board: str, seed: int, game: int, guesses: list[Guess]) -> Game:
 
 
 @pytest.mark.parametrize(("board", "seed", "game"), [("beginner", 0, 1), ("intermediate", 0, 0)])
-def test_a_watched_game_ends_on_the_smiley_and_q_leaves_cleanly(terminal, board, seed, game):
+def test_a_watched_game_ends_on_the_smiley_and_q_leaves_cleanly(terminal, board, seed, game):  # noqa: F811
     final, guesses = watched(board, seed, game)
     width, height = final.width, final.height
     t = terminal(
@@ -104,7 +62,7 @@ def test_a_watched_game_ends_on_the_smiley_and_q_leaves_cleanly(terminal, board,
     assert t.echo_on(), "the terminal was not restored"
 
 
-def test_space_pauses_the_arrows_step_and_take_back(terminal):
+def test_space_pauses_the_arrows_step_and_take_back(terminal):  # noqa: F811
     final, guesses = watched("intermediate", 2, 2)
     assert len(guesses) >= 5
     t = terminal("watch", "--board", "intermediate", "--seed", "2", "--game", "2")
@@ -136,7 +94,7 @@ def test_space_pauses_the_arrows_step_and_take_back(terminal):
     assert t.wait_exit() == 0
 
 
-def test_the_status_shows_each_guess_its_chance_and_the_search_agents_survival(terminal):
+def test_the_status_shows_each_guess_its_chance_and_the_search_agents_survival(terminal):  # noqa: F811
     _, guesses = watched("intermediate", 2, 2)
     assert "2-move survival" in guesses[1].note
     t = terminal("watch", "--board", "intermediate", "--seed", "2", "--game", "2", "--delay", "1")

@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 import pytest
+from paths import REPO
 
 from minesweep_env.cli.main import SUBCOMMANDS
 
 ENTRY_POINT = Path(sys.executable).parent / "semiautomines"
-REPO = Path(__file__).resolve().parent.parent
 IOCCC_MAP = REPO / "maps" / "ioccc" / "hilbert4x4.txt"
 POSITION = "4 2 4\n????\n!23!\n"
 """A seed 002 position: (0, 0) is safe, (3, 0) a mine, (1, 0) and (2, 0) even odds."""

@@ -19,13 +19,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import REPO
 from positions import random_position
 
 from minesweep_env import analyse_position, mine_probabilities
 from minesweep_env import compiled as jit
 from minesweep_env.compiled import readiness
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -41,7 +40,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
 
 def _run(code: str, **environment: str) -> str:
     """Run ``code`` in a fresh interpreter importing this tree; its stdout."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **environment}
+    env = {**os.environ, "PYTHONPATH": str(REPO), **environment}
     env.pop(jit.JIT_SYNC, None)
     env.update(environment)
     done = subprocess.run(
@@ -234,7 +233,7 @@ def test_the_registry_names_the_library_and_the_agents_kernels() -> None:
         assert source_path(module).is_file()
     agents = [m for m in modules.values() if m.startswith("semiautomines_agents.")]
     names = [*agents, *(m.rsplit(".", 1)[1] for m in agents), "greedy_choice", "trial_weights"]
-    for path in (ROOT / "minesweep_env").rglob("*.py"):
+    for path in (REPO / "minesweep_env").rglob("*.py"):
         text = path.read_text()
         assert not [name for name in names if name in text], path
 
@@ -288,7 +287,7 @@ e.step(int(e.unwrapped.action_masks().argmax()))
 def test_a_cold_start_exits_quietly_while_the_warm_up_runs_on(fresh: Path) -> None:
     """The background warm-up is nobody's child: no ResourceWarning at exit (``-X dev``
     shows every one, ``-W error`` makes it fail), and its lock names it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), jit.CACHE_DIR: str(fresh)}
+    env = {**os.environ, "PYTHONPATH": str(REPO), jit.CACHE_DIR: str(fresh)}
     env.pop(jit.JIT_SYNC, None)
     env.pop(jit.NO_JIT, None)
     done = subprocess.run(

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from brute_force import exact_probabilities
+from paths import REPO
 
 import minesweep_env
 from minesweep_env import Game, MineLayout
 from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.envs import ENV_ID, PLANE_CODES, SemiAutoMinesEnv, maps_by_size
 
-ROOT = Path(__file__).resolve().parent.parent
-IOCCC_MAPS = ROOT / "maps" / "ioccc"
-BEGINNER_SUITE = ROOT / "maps" / "suites" / "beginner"
+IOCCC_MAPS = REPO / "maps" / "ioccc"
+BEGINNER_SUITE = REPO / "maps" / "suites" / "beginner"
 
 
 def random_masked_action(info: dict, rng: np.random.Generator) -> int:
@@ -511,7 +510,7 @@ def test_docstring_examples_run():
 
 
 def test_no_guess_map_reports_its_start_and_is_won_from_it_without_guessing():
-    folder = ROOT / "maps" / "no-guess" / "beginner"
+    folder = REPO / "maps" / "no-guess" / "beginner"
     env = gym.make("SemiAutoMines-v0", maps=str(folder), rule_set="complete")
     for seed in range(3):
         _, info = env.reset(seed=seed)

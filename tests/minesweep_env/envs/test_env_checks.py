@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 import warnings
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from paths import REPO
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.envs import OBS_MODES, SemiAutoMinesEnv
@@ -49,7 +49,7 @@ def test_gymnasium_and_sb3_checkers_pass(obs_mode, rule_set, capsys):
 def test_checkers_pass_on_maps_and_other_rule_sets(rule_set, first_click):
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-    maps = str(Path(__file__).resolve().parent.parent / "maps" / "suites" / "beginner")
+    maps = str(REPO / "maps" / "suites" / "beginner")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         env = SemiAutoMinesEnv(maps=maps, rule_set=rule_set, first_click=first_click)

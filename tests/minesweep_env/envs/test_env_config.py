@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from paths import REPO
 
 from minesweep_env import MapFormatError
 from minesweep_env.core.first_click import FirstClick
@@ -14,7 +13,7 @@ from minesweep_env.envs.semi_auto_mines import SemiAutoMinesEnv
 from minesweep_env.envs.vector import SemiAutoMinesVectorEnv
 from minesweep_env.solver.registry import get_rule_set
 
-BEGINNER_SUITE = Path(__file__).resolve().parents[1] / "maps" / "suites" / "beginner"
+BEGINNER_SUITE = REPO / "maps" / "suites" / "beginner"
 
 
 TWO_MAPS = [str(BEGINNER_SUITE / f"beginner-00{k}.txt") for k in range(2)]

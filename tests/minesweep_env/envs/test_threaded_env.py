@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from paths import REPO
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env.envs.threaded import ThreadedVectorEnv, make_vector_env
 from minesweep_env.envs.vector import SemiAutoMinesVectorEnv
 from minesweep_env.solver.registry import get_rule_set
 
-MAPS = Path(__file__).resolve().parent.parent / "maps" / "suites" / "beginner"
+MAPS = REPO / "maps" / "suites" / "beginner"
 
 SAME = AutoresetMode.SAME_STEP
 

@@ -8,19 +8,19 @@ and autoresets, and compare everything they return.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from paths import REPO
 
 import minesweep_env  # noqa: F401  (registers the env)
 from minesweep_env import FirstClick, Minefield, MineLayout
 from minesweep_env.envs.board_batch import neighbour_array, open_cells
 from minesweep_env.envs.vector import SemiAutoMinesVectorEnv
 
-MAPS = Path(__file__).resolve().parent.parent / "maps"
+MAPS = REPO / "maps"
 
 STEP_KEYS = ("opened", "flagged", "mine_probability", "invalid_action")
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import REPO
 
 from minesweep_env import (
     Board,
@@ -24,7 +23,7 @@ from minesweep_env import (
 from minesweep_env.core.cells import adjacent_mine_counts
 from minesweep_env.formats import parse_ioccc, parse_layout_grid
 
-MAPS = Path(__file__).resolve().parent.parent / "maps"
+MAPS = REPO / "maps"
 
 
 @st.composite

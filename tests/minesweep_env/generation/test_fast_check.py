@@ -11,12 +11,12 @@ seed 004 reference map, and on small boards drawn by hypothesis.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import TESTS
 
 from minesweep_env import MineLayout
 from minesweep_env.core.cells import neighbour_table
@@ -27,7 +27,7 @@ from minesweep_env.solver.base import Proof
 from minesweep_env.solver.rules.substitution import _eliminate
 
 OTHER_RULE_SETS = ("endoh", "groups", "mysweeper")
-REFERENCE = Path(__file__).parent / "reference" / "mine_solver"
+REFERENCE = TESTS / "reference" / "mine_solver"
 
 
 def _reference(mines: np.ndarray, start: tuple[int, int], rule_set: str) -> bool:

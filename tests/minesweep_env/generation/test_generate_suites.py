@@ -9,11 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import REPO
 
 from minesweep_env import STANDARD_BOARDS, format_ioccc, load_layout
 from minesweep_env.generation import generate_no_guess, is_solvable, load_start, start_zone
 
-SUITES = Path(__file__).resolve().parent.parent / "maps" / "no-guess"
+SUITES = REPO / "maps" / "no-guess"
 
 
 @pytest.mark.parametrize("board", sorted(STANDARD_BOARDS))

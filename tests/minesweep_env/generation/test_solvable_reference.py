@@ -8,14 +8,14 @@ the public tool (petersohn/mine-solver at 19ecd2b) on random maps with
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from paths import TESTS
 
 from minesweep_env import MineLayout
 from minesweep_env.generation import is_solvable
 
-REFERENCE = Path(__file__).parent / "reference" / "mine_solver"
+REFERENCE = TESTS / "reference" / "mine_solver"
 CASES = [
     json.loads(line)
     for name in ("cases.jsonl", "cases_large.jsonl")  # up to 14x10, up to 30x16

@@ -14,14 +14,14 @@ covered safe cells left, flagging safe cells. Our solver stops at the loss;
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import TESTS
 
 from minesweep_env import Game, MineLayout
 
-REFERENCE = Path(__file__).parent / "reference" / "ioccc"
+REFERENCE = TESTS / "reference" / "ioccc"
 RULE_SET_OF_FILE = {"games_prog.jsonl": "endoh", "games_prog_alt.jsonl": "endoh-alt"}
 
 

@@ -8,15 +8,14 @@ treat exactly as a probed cell that constrains nothing.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from paths import REPO
 
 from minesweep_env import Board, Game, MineLayout, deduce, get_rule_set
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 
-MAPS = Path(__file__).resolve().parents[1] / "maps" / "ioccc"
+MAPS = REPO / "maps" / "ioccc"
 
 
 def picture(rows: list[str]) -> Board:
