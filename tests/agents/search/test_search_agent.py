@@ -184,7 +184,7 @@ def test_a_dead_fifty_fifty_is_found_and_taken_first():
 def test_a_fifty_fifty_that_a_number_may_settle_is_not_forced():
     # (0, 2) is safe (the 2 has (1, 2) and one of the pair) and touches (0, 1) but
     # not (0, 0), so its number will tell them apart. (With (1, 2) a mine instead,
-    # flagged or not, the pair would be dead: tests/test_search_forced.py.)
+    # flagged or not, the pair would be dead: tests/agents/search/test_search_forced.py.)
     board = Board.from_rows(["?10", "?21", "??1"], total_mines=2)
     weights = count_position(board)
     assert weights.mine_weight[6] == 0 and 2 * weights.mine_weight[0] == weights.layouts

@@ -1,7 +1,7 @@
 """The one board size limit (``minesweep_env.core.board_spec``), held at every entry point.
 
 The readers, the env and the CLI are covered with hostile input in
-``tests/fuzz/`` and ``tests/test_env_misuse.py``; this file holds the limit
+``tests/fuzz/`` and ``tests/minesweep_env/envs/test_env_misuse.py``; this file holds the limit
 itself, the Python entry points of the generator, and the time an absurd
 request takes to be refused.
 """
