@@ -1,4 +1,4 @@
-"""Record the golden game outcomes that tests/test_golden_outcomes.py checks.
+"""Record the golden game outcomes that tests/project/test_golden_outcomes.py checks.
 
 Runs every golden ``semiautomines evaluate`` and ``generate --no-guess`` command
 (listed in tests/golden_runs.py) through the public command line and writes

@@ -5,7 +5,7 @@ calls: read the whole board, play the cheap rules (the bare mine count, each
 number alone, each pair of numbers sharing cells) to their fixed point, and
 run the exact engine only when they find nothing. The library's incremental
 version must give exactly these proofs on every board, whatever it saw before;
-tests/test_complete_incremental.py holds it to that.
+tests/minesweep_env/solver/rules/test_complete_incremental.py holds it to that.
 """
 
 from __future__ import annotations

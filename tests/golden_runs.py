@@ -1,7 +1,7 @@
 """The golden runs: which CLI commands fix the game outcomes, and how to read their results.
 
 Shared by ``scripts/record_golden.py`` (writes ``tests/golden/*.json``) and
-``tests/test_golden_outcomes.py`` (re-runs them and compares). Everything goes
+``tests/project/test_golden_outcomes.py`` (re-runs them and compares). Everything goes
 through the public command line, ``minesweep_env.cli.main.main([...])``, so the
 golden figures hold whatever the code behind the commands becomes.
 

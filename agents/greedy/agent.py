@@ -258,7 +258,7 @@ class GreedyAgent(Agent):
     def _stepwise_choice(self, board: Board, minefield, valid: np.ndarray, rule_set) -> int | None:
         """:meth:`_float_choice` step by step, each step its own numpy or kernel call: the
         plainest statement of when the floats decide, and the reference the one-call
-        kernel is tested against (``tests/test_greedy_choice.py``)."""
+        kernel is tested against (``tests/agents/greedy/test_greedy_choice.py``)."""
         compiled = _float_paths(board)
         if compiled is None:
             return None

@@ -8,8 +8,9 @@ in one compiled call up to the stall; the stall is answered as before (for
 set), its proof is handed back to :func:`settle`, and so on. The verdict is the
 same for the reason the Python check's is (see :mod:`.fast_check`): the cheap
 rules only conclude what the rule set concludes, so every order of playing
-sound conclusions ends in the same position. ``tests/test_compiled_check.py``
-compares the verdicts with the Python ones on many layouts.
+sound conclusions ends in the same position.
+``tests/minesweep_env/generation/test_compiled_check.py`` compares the verdicts with the
+Python ones on many layouts.
 """
 
 from __future__ import annotations

@@ -88,8 +88,9 @@ class _Trial:
         """Each number alone: it needs no mine more, or a mine on every cell left.
 
         The rule the compiled rounds (``complete_proof_compiled.prove_flat``,
-        ``complete_kept_compiled._cheap_rounds``) copy; ``tests/test_complete_compiled.py``
-        and ``tests/test_tracked_kernels.py`` hold them to it."""
+        ``complete_kept_compiled._cheap_rounds``) copy;
+        ``tests/minesweep_env/compiled/test_complete_compiled.py`` and
+        ``tests/minesweep_env/solver/rules/test_tracked_kernels.py`` hold them to it."""
         safe: set[int] = set()
         mines: set[int] = set()
         own_cells, own_need = self.cells, self.need
