@@ -49,7 +49,7 @@ def test_code_holds_no_work_log_references() -> None:
     """Code, tests, scripts and settings speak of the project as it is, too."""
     listed = subprocess.run(
         ["git", "ls-files", "*.py", "*.sh", "*.toml", "*.ipynb"],
-        cwd=ROOT,
+        cwd=REPO,
         capture_output=True,
         text=True,
         check=False,
@@ -59,8 +59,8 @@ def test_code_holds_no_work_log_references() -> None:
     hits = [
         f"{name}:{number}: {line.strip()}"
         for name in listed.stdout.split()
-        if (ROOT / name).is_file()
-        for number, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1)
+        if (REPO / name).is_file()
+        for number, line in enumerate((REPO / name).read_text(encoding="utf-8").splitlines(), 1)
         if WORK_LOG.search(line)
     ]
     assert not hits, "\n".join(hits)
