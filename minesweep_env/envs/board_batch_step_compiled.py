@@ -119,7 +119,7 @@ def draw_seed(words):
     128-bit state high and low, the increment high and low), stepped in place: one raw
     64-bit output (the LCG step, then XSL-RR, as ``random_raw``) shifted right once.
     numpy is the reference:
-    ``tests/test_vector_env.py::test_draw_seed_is_numpys_raw_draw_shifted``."""
+    ``tests/minesweep_env/envs/test_vector_env.py::test_draw_seed_is_numpys_raw_draw_shifted``."""
     high, low = _step(words[0], words[1], words[2], words[3])
     words[0], words[1] = high, low
     folded = high ^ low

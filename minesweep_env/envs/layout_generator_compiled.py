@@ -19,7 +19,8 @@ The generator's state after the shuffle is handed back too, so the first-click
 policy goes on drawing from where ``default_rng(seed)`` would be
 (:func:`generator_state`), or, for the one draw of a mine moved off a ``"safe"``
 first click, without any generator (:func:`choose_one`, plain Python: it runs in
-one game of eight). ``tests/test_layout_kernels.py`` checks all of it against numpy
+one game of eight). ``tests/minesweep_env/core/test_layout_kernels.py`` checks all of it against
+numpy
 itself.
 """
 
@@ -140,7 +141,7 @@ def _seed_words(seed):
 def _permutation(seed, out, state):
     """``np.random.default_rng(seed).permutation(len(out))`` into ``out``; the generator's
     state after it into ``state`` (:data:`STATE_WORDS`). numpy is the reference:
-    ``tests/test_layout_kernels.py::test_layouts_and_generator_states_are_numpys``."""
+    ``tests/minesweep_env/core/test_layout_kernels.py::test_layouts_and_generator_states_are_numpys``."""
     words = _seed_words(seed)
     inc_high = (words[2] << np.uint64(1)) | (words[3] >> np.uint64(63))
     inc_low = (words[3] << np.uint64(1)) | np.uint64(1)
@@ -189,7 +190,7 @@ def choose_one_compiled(words, count):
     the vector env's batched step moves a mine off a ``"safe"`` first click with it. The
     128-bit state steps as in :func:`_permutation`; Lemire's product of a 32-bit draw and
     a count below 2**32 fits in 64 bits. numpy's ``choice`` is the reference:
-    ``tests/test_layout_kernels.py::test_choose_one_is_numpys_choice``."""
+    ``tests/minesweep_env/core/test_layout_kernels.py::test_choose_one_is_numpys_choice``."""
     if count == 1:
         return 0
     high, low, inc_high, inc_low = words[0], words[1], words[2], words[3]

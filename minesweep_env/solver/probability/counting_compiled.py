@@ -20,9 +20,11 @@ A cell's probability is ``w1 / (w1 + w0)``, with w1 the weight of the layouts
 that put a mine on it and w0 of those that do not: a cell safe (mine) in every
 layout comes out as 0.0 (1.0) exactly, as in the exact engine.
 
-The exact engine is the reference: ``tests/test_probability_fast.py`` holds the two
+The exact engine is the reference:
+``tests/minesweep_env/solver/probability/test_probability_fast.py`` holds the two
 equal (and both to a brute-force enumeration on small positions), and
-``tests/test_probability.py`` states what the exact engine must answer.
+``tests/minesweep_env/solver/probability/test_probability.py`` states what the exact engine must
+answer.
 
 The kernel answers :data:`DEFER` instead of a result whenever the exact engine
 must answer: the position is inconsistent (the exact engine then raises with

@@ -40,8 +40,9 @@ def _flood(start, view, numbers, opened, count, stack):
 
     A compiled copy of the flood; the rule is ``Minefield._flood``
     (:mod:`minesweep_env.core.minefield`), and
-    ``tests/test_complete_compiled.py::test_the_compiled_auto_solver_plays_as_round_by_round``
-    and ``tests/test_env_fast_paths.py::test_the_fused_probe_plays_as_probe_then_rounds``
+    ``tests/minesweep_env/compiled/test_complete_compiled.py::test_the_compiled_auto_solver_plays_as_round_by_round``
+    and
+    ``tests/minesweep_env/envs/test_env_fast_paths.py::test_the_fused_probe_plays_as_probe_then_rounds``
     hold the two equal.
 
     :param stack: int64 scratch of H * W entries.
@@ -223,7 +224,8 @@ def open_many(views, numbers, boards, cells, height, width, opened):
     :func:`~minesweep_env.envs.board_batch.open_cells` does; adds to ``opened[board]``.
 
     A compiled copy; ``open_cells`` is its reference and
-    ``tests/test_vector_env.py::test_open_many_opens_what_open_cells_opens`` holds them
+    ``tests/minesweep_env/envs/test_vector_env.py::test_open_many_opens_what_open_cells_opens``
+    holds them
     equal (``test_open_cells_opens_what_the_minefield_flood_opens`` holds ``open_cells``
     to ``Minefield``'s flood)."""
     n = height * width

@@ -95,7 +95,8 @@ def pair_rule(mask_a, mask_b, need_a, need_b, pa, pb, oy, ox, width, marks, mark
 
     A compiled copy of the pair rule; the rule is ``Complete.pairs``
     (:mod:`minesweep_env.solver.rules.complete`, stated stateless in
-    ``tests/complete_reference.py``), and ``tests/test_complete_compiled.py`` holds this
+    ``tests/complete_reference.py``), and
+    ``tests/minesweep_env/compiled/test_complete_compiled.py`` holds this
     proof equal to that statement."""
     shared_a = mask_a & _SHARED[oy + 2, ox + 2]
     shared = _POPCOUNT[shared_a]
@@ -177,7 +178,8 @@ def prove_flat(flat, height, width, has_total, total, codes, probabilities, work
 
     Its rounds are compiled copies of the one-number and pair rules; the rules are
     ``Complete.singles`` and ``Complete.pairs`` (stated stateless in
-    ``tests/complete_reference.py``), held equal by ``tests/test_complete_compiled.py``.
+    ``tests/complete_reference.py``), held equal by
+    ``tests/minesweep_env/compiled/test_complete_compiled.py``.
 
     :param work: int64 (:data:`WORK_ROWS`, H * W) scratch, any contents: a caller that
         proves round after round allocates it once.
