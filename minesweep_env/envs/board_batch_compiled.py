@@ -43,7 +43,8 @@ def move_first_mine(mines, numbers, words, cell, height, width):
     ``tests/minesweep_env/envs/test_vector_env.py::test_a_seeded_games_safe_first_click_moves_its_mine_as_protect_first_click``),
     and
     ``tests/minesweep_env/envs/test_vector_env.py::test_compiled_batch_plays_as_the_python_rounds``
-    and ``tests/minesweep_env/core/test_layout_kernels.py::test_the_vector_env_plays_the_single_envs_first_clicks_on_mines``
+    and
+    ``tests/minesweep_env/core/test_layout_kernels.py::test_the_vector_env_plays_the_single_envs_first_clicks_on_mines``
     hold the compiled and the Python step equal."""
     size = height * width
     free = 0
