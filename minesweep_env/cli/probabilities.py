@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..core.board import Board
@@ -116,56 +117,51 @@ def _format_percent(weight: int, layouts: int) -> str:
     return str(min(99, max(1, round(100 * weight / layouts))))
 
 
+def _grid(
+    board: Board, analysis: PositionAnalysis, covered: Callable[[int], str], width: int | None
+) -> str:
+    """The position as text: header, then one row a line, each covered cell shown by
+    ``covered(weight)``; columns ``width`` wide (the widest token when ``None``)."""
+    rows = []
+    for y in range(board.height):
+        row = []
+        for x in range(board.width):
+            value = int(board.grid[y, x])
+            weight = analysis.mine_weights[y, x]
+            if value == FLAGGED:
+                row.append("!")
+            elif value >= 0:
+                row.append(str(value))
+            elif weight is None:
+                row.append("?")
+            else:
+                row.append(covered(weight))
+        rows.append(row)
+    column = width or max(len(token) for row in rows for token in row)
+    header = f"{board.width} {board.height}"
+    if analysis.total_mines is not None:
+        header += f" {analysis.total_mines}"
+    lines = [" ".join(token.rjust(column) for token in row) for row in rows]
+    return "\n".join([header, *lines]) + "\n"
+
+
 def format_percent_grid(board: Board, analysis: PositionAnalysis) -> str:
     """:func:`format_probability_grid` in whole percents, every cell two columns wide.
 
     Why: three decimals make a cell six columns, 180 on an expert board; two columns
     and a space make it 90, inside a 100-column terminal.
     """
-    cells = []
-    for y in range(board.height):
-        row = []
-        for x in range(board.width):
-            value = int(board.grid[y, x])
-            weight = analysis.mine_weights[y, x]
-            if value == FLAGGED:
-                row.append("!")
-            elif value >= 0:
-                row.append(str(value))
-            elif weight is None:
-                row.append("?")
-            else:
-                row.append(_format_percent(weight, analysis.layouts))
-        cells.append(" ".join(token.rjust(2) for token in row))
-    header = f"{board.width} {board.height}"
-    if analysis.total_mines is not None:
-        header += f" {analysis.total_mines}"
-    return "\n".join([header, *cells]) + "\n"
+    return _grid(board, analysis, lambda weight: _format_percent(weight, analysis.layouts), 2)
 
 
 def format_probability_grid(board: Board, analysis: PositionAnalysis, decimals: int = 3) -> str:
     """The position with each covered cell's probability, columns aligned, header first."""
-    cells = []
-    for y in range(board.height):
-        row = []
-        for x in range(board.width):
-            value = int(board.grid[y, x])
-            weight = analysis.mine_weights[y, x]
-            if value == FLAGGED:
-                row.append("!")
-            elif value >= 0:
-                row.append(str(value))
-            elif weight is None:
-                row.append("?")
-            else:
-                row.append(_format_probability(weight, analysis.layouts, decimals))
-        cells.append(row)
-    width = max(len(token) for row in cells for token in row)
-    header = f"{board.width} {board.height}"
-    if analysis.total_mines is not None:
-        header += f" {analysis.total_mines}"
-    lines = [" ".join(token.rjust(width) for token in row) for row in cells]
-    return "\n".join([header, *lines]) + "\n"
+    return _grid(
+        board,
+        analysis,
+        lambda weight: _format_probability(weight, analysis.layouts, decimals),
+        None,
+    )
 
 
 def probabilities_json(board: Board, analysis: PositionAnalysis) -> dict:
