@@ -48,6 +48,9 @@ class Film:
 def record_gif(driver: Driver, path: str | Path, cell: int = 16) -> tuple[Game, list[Guess]]:
     """Play the driver's current game off the screen and write it to ``path`` as a GIF.
 
+    A stop (Ctrl-C, or SIGTERM turned into one) still writes the frames played so far
+    before it goes on up: a run keeps what it played.
+
     :param cell: pixels per cell side (even, at least 12).
     :returns: the finished game and its guesses.
     """
@@ -63,7 +66,13 @@ def record_gif(driver: Driver, path: str | Path, cell: int = 16) -> tuple[Game, 
         film.add(film.painter.paint(current[0]), ROUND_MS)
         return False
 
-    game, guesses = play_out(driver, observer=observer, before=before)
+    try:
+        game, guesses = play_out(driver, observer=observer, before=before)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the film of what was played is kept
+        if film.frames:
+            film.durations[-1] += END_MS
+            write_gif(path, film.frames, film.durations)
+        raise
     film.add(film.painter.paint(game), END_MS)
     write_gif(path, film.frames, film.durations)
     return game, guesses

@@ -209,6 +209,24 @@ def test_the_gif_shows_every_guess_and_ends_on_the_final_position(tmp_path):
     np.testing.assert_array_equal(frames[-1], BoardPainter(16).paint(game))
 
 
+class StoppedDriver(ListDriver):
+    """The list's guesses, then a stop (what Ctrl-C or SIGTERM raises mid-game)."""
+
+    def guess(self, game: Game, moves: int) -> Guess | None:
+        if moves == 2:
+            raise KeyboardInterrupt
+        return super().guess(game, moves)
+
+
+def test_a_stopped_gif_keeps_the_guesses_played(tmp_path):
+    path = tmp_path / "game.gif"
+    with pytest.raises(KeyboardInterrupt):
+        record_gif(StoppedDriver(LAYOUT, CELLS), path, cell=16)
+    with Image.open(path) as image:
+        frames = [np.asarray(frame.convert("RGB")) for frame in ImageSequence.Iterator(image)]
+    assert len(frames) >= 2 * 2  # both guesses before the stop, each outlined and played
+
+
 def test_with_the_overlay_on_a_watcher_reads_the_guess_unless_pointing_at_a_cell():
     driver = ListDriver(LAYOUT, CELLS)
     session = Session(GameSpec(driver=driver, size=(6, 6, 9)), 24, 80, animate=False)
