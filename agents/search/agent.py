@@ -92,7 +92,6 @@ from .settings import (
     ENABLERS,
     ENDGAME_BUDGET,
     ENDGAME_LAYOUTS,
-    FAR,
     FIFTY,
     INFLUENCED,
     MARGIN,
@@ -258,7 +257,7 @@ class SearchAgent(Agent):
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
         listed = candidates(
-            board.grid, weights, valid, self.margin, self.width, FAR, self.offset,
+            board.grid, weights, valid, self.margin, self.width, self.offset,
             self.offset_margin,
         )
         if any(weights.mine_weight.get(cell) is None for cell in listed):
@@ -303,8 +302,6 @@ class SearchAgent(Agent):
             self.depth if depth is None else depth,
             self._cache,
             (self.deep_width,),
-            False,  # living: measured no better, removed
-            False,  # blend: likewise
             fast,
             self.secondary,
             self.deep_secondary,
@@ -316,7 +313,7 @@ class SearchAgent(Agent):
         assessed = self.weigh(board, weights, valid, scanned)
         if not assessed:
             cell = candidates(
-                board.grid, weights, valid, self.margin, self.width, FAR, self.offset,
+                board.grid, weights, valid, self.margin, self.width, self.offset,
                 self.offset_margin,
             )[0]
             return Advice(cell, "search", float("nan"))
@@ -448,7 +445,6 @@ __all__ = [
     "ENABLERS",
     "ENDGAME_BUDGET",
     "ENDGAME_LAYOUTS",
-    "FAR",
     "FIFTY",
     "INFLUENCED",
     "MARGIN",

@@ -45,18 +45,6 @@ def off_frontier(view: np.ndarray) -> np.ndarray:
     return (view == COVERED) & (np.asarray(neighbour_sum(probed)) == 0)
 
 
-def beside_frontier(view: np.ndarray) -> np.ndarray:
-    """Boolean (H, W): cells off the frontier that touch a covered cell of the frontier.
-
-    Their number reaches into the frontier, so it can settle cells there,
-    where a corner's number (the usual stand-in of the cells off the frontier)
-    mostly speaks of cells nobody knows anything about yet.
-    """
-    far = off_frontier(view)
-    frontier = ((view == COVERED) & ~far).astype(np.int8)
-    return far & (np.asarray(neighbour_sum(frontier)) > 0)
-
-
 def two_steps(view: np.ndarray) -> np.ndarray:
     """Boolean (H, W): cells off the frontier two steps from a probed cell along a row
     or a column (the cell between them is on the frontier or probed).
@@ -80,18 +68,14 @@ def candidates(
     valid: np.ndarray,
     margin: float,
     limit: int,
-    far: int = 1,
     offset: int = 0,
     offset_margin: float | None = None,
 ) -> list[int]:
-    """The cells to look ahead from, best ranked first (at most ``limit + far - 1``).
+    """The cells to look ahead from, best ranked first (at most ``limit + offset``).
 
     :param valid: boolean per flat cell, the probes allowed.
     :param margin: a cell qualifies when its safety is at least ``1 - margin``
         times the best safety.
-    :param far: cells off the frontier to look at when they qualify: the best
-        ranked one, then the best ranked of those beside the frontier
-        (:func:`beside_frontier`), beyond ``limit``.
     :param offset: beyond those, up to this many more off the frontier, the best ranked
         of those two steps from a number (:func:`two_steps`).
     :param offset_margin: those only when their safety is within this margin of the
@@ -111,10 +95,7 @@ def candidates(
     chosen = rank(view, weights, near)[: limit - 1 if away else limit]
     if away:
         ranked = rank(view, weights, away)
-        chosen.append(ranked[0])
-        if far > 1:
-            beside = beside_frontier(view).reshape(-1)
-            chosen += [c for c in ranked[1:] if beside[c]][: far - 1]
+        chosen.append(ranked[0])  # the best ranked cell off the frontier
         own = margin if offset_margin is None else offset_margin
         if offset > 0 and 1.0 - (mine[ranked[0]] or 0) / layouts >= (1.0 - own) * best - 1e-12:
             two = two_steps(view).reshape(-1)

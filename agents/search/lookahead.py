@@ -82,21 +82,6 @@ class Outcome:
             return 0.5
         return 1.0 - min(known) / layouts
 
-    def blended_safety(self) -> float:
-        """:meth:`best_safety` blended with the second best cell's, 4 to 1 (as
-        JSMinesweeper's secondary safety does): a position whose only good guess
-        is one cell is worth a little less than one with two."""
-        if self.progress:
-            return 1.0
-        layouts = self.weights.layouts
-        known = sorted(
-            w for w in self.weights.mine_weight.values() if w is not None and w != layouts
-        )
-        if not known:
-            return 0.5
-        best, second = known[0], known[min(1, len(known) - 1)]
-        return 1.0 - (4 * best + second) / (5 * layouts)
-
     def living_safety(self) -> float:
         """:meth:`best_safety` counting only *living* cells: a covered cell with
         no undecided covered neighbour shows a number every layout agrees on, so
@@ -262,8 +247,6 @@ def assess(
     depth: int,
     cache: dict | None = None,
     width_at: tuple[int, ...] = (4,),
-    living: bool = False,
-    blend: bool = False,
     fast: bool = False,
     secondary: bool = False,
     deep_secondary: bool = False,
@@ -274,14 +257,10 @@ def assess(
     :param weights: the engine's weights of ``board``.
     :param width_at: how many candidates to look at in each deeper position
         (the last entry repeats); only used at depth 3 and more.
-    :param living: at the last guess, count only living cells
-        (:meth:`Outcome.living_safety`) instead of every cell (:meth:`Outcome.best_safety`).
-    :param blend: at the last guess, blend the best cell's safety with the second
-        best's (:meth:`Outcome.blended_safety`; ignored with ``living``).
     :param fast: at depth 3 and more, weigh the last two guesses with the compiled
         kernel when it is loaded (a survival within about 1e-12 of the exact one).
     :param secondary: at depth 2, value the next guess as JSMinesweeper does
-        (:meth:`Outcome.secondary_safety`; before ``living`` and ``blend``).
+        (:meth:`Outcome.secondary_safety`; otherwise the safest cell, :meth:`Outcome.best_safety`).
     :param deep_secondary: with ``secondary``, from depth 3 on keep that valuation:
         an outcome with a living safe cell is valued as at depth 2, one where the
         player must guess by its best next guess valued as the depth-2 default values a
@@ -317,11 +296,7 @@ def assess(
     total = 0.0
     for outcome in found:
         share = outcome.weights.layouts / weights.layouts
-        if living and depth == 2:
-            total += share * outcome.living_safety()
-        elif blend and depth == 2:
-            total += share * outcome.blended_safety()
-        elif depth == 2 or outcome.progress:
+        if depth == 2 or outcome.progress:
             total += share * outcome.best_safety()
         else:
             total += share * best_survival(outcome, depth - 1, cache, width_at, fast)

@@ -32,8 +32,6 @@ ENDGAME_LAYOUTS = 1000
 ENDGAME_BUDGET = 1_000_000
 """Work (layouts x cells scanned) the exact endgame may spend before the agent
 falls back to the look-ahead: bounds the slowest move (see :class:`.endgame.Endgame`)."""
-FAR = 1
-"""Candidates off the frontier: the best ranked one (see :func:`.candidates.candidates`)."""
 OFFSET = 16
 """More candidates off the frontier: those two steps from a number (see
 :func:`.candidates.candidates`; 0: none)."""

@@ -40,7 +40,7 @@ from minesweep_env.fileio import atomic_write
 from .. import make_agent
 from ..base import Agent
 from ..search import SearchAgent
-from ..search.settings import FAR, OFFSET, WIDTH
+from ..search.settings import OFFSET, WIDTH
 
 CHUNK_GAMES = 50
 """Games per chunk: the unit of work of a process and of what Ctrl-C can lose."""
@@ -59,9 +59,9 @@ FIELDS = (
 )
 """The arrays of a set of positions (see :func:`play_chunk`)."""
 
-CANDIDATES = WIDTH + FAR - 1 + OFFSET + 2
-"""Candidates kept per position: the default search agent's ``width`` cells, the far
-ones and those two steps from a number, and two columns more (34: the width of the
+CANDIDATES = WIDTH + OFFSET + 2
+"""Candidates kept per position: the default search agent's ``width`` cells, the best
+off the frontier and those two steps from a number, and two columns more (34: the width of the
 saved positions, whose last two columns once held candidates added for a shared
 50/50). It was once 9: positions saved with 9 columns are padded when
 joined with newer ones (:func:`concatenate`)."""

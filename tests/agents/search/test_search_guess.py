@@ -14,7 +14,6 @@ from minesweep_env.core.minefield import Minefield
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
 from semiautomines_agents.search.candidates import (
-    beside_frontier,
     candidates,
     off_frontier,
     rank,
@@ -106,19 +105,6 @@ def test_a_cell_with_no_undecided_neighbour_can_show_one_number_only(board):
             assert len(outcomes(board, cell)) == 1
 
 
-@pytest.mark.parametrize("board", POSITIONS[:20])
-def test_living_survival_is_a_probability_no_better_than_the_plain_one(board):
-    # Counting only living cells never makes the last guess safer than the
-    # safest cell, nor a probe more survivable than its own safety.
-    weights = count_position(board)
-    for cell in _undecided(board):
-        plain = assess(board, weights, cell, 2)
-        living = assess(board, weights, cell, 2, living=True)
-        assert 0 <= living.survival <= plain.survival + 1e-12
-        assert living.survival <= living.safety + 1e-12
-        assert (living.safety, living.progress) == (plain.safety, plain.progress)
-
-
 def _opened_expert_board() -> Board:
     """An expert layout (fixed seed) with one zero opened near its middle: a
     frontier, and many covered cells off it."""
@@ -131,25 +117,6 @@ def _opened_expert_board() -> Board:
     field = Minefield(layout, first_click="none", rng=rng)
     field.probe(start % 30, start // 30)
     return field.board()
-
-
-def test_far_adds_cells_beside_the_frontier_and_far_1_changes_nothing():
-    board = _opened_expert_board()
-    view = board.grid
-    weights = count_position(board)
-    valid = view.reshape(-1) == COVERED
-    one = candidates(view, weights, valid, 1.0, 8)
-    three = candidates(view, weights, valid, 1.0, 8, far=3)
-    assert candidates(view, weights, valid, 1.0, 8, far=1) == one
-    extra = set(three) - set(one)
-    assert set(one) <= set(three) and 1 <= len(extra) <= 2
-    beside = beside_frontier(view).reshape(-1)
-    outside = off_frontier(view).reshape(-1)
-    table = neighbour_table(board.width, board.height)
-    flat = view.reshape(-1)
-    for cell in extra:
-        assert beside[cell] and outside[cell]
-        assert any(flat[n] == COVERED and not outside[n] for n in table[cell])
 
 
 def test_two_steps_marks_off_frontier_cells_two_cells_from_a_number_along_a_line():
@@ -211,19 +178,3 @@ def test_the_offset_setting_reaches_the_agents_candidates():
     assert plain < wide and len(wide - plain) == 3
     assert all(two_steps(board.grid).reshape(-1)[c] for c in wide - plain)
 
-
-@pytest.mark.parametrize("board", POSITIONS[:20])
-def test_the_blended_last_guess_lies_between_the_two_safest_cells(board):
-    for cell in _undecided(board):
-        for outcome in outcomes(board, cell):
-            best, blended = outcome.best_safety(), outcome.blended_safety()
-            if outcome.progress:
-                assert blended == best == 1.0
-                continue
-            layouts = outcome.weights.layouts
-            weights = sorted(
-                w for w in outcome.weights.mine_weight.values() if w is not None and w != layouts
-            )
-            second = 1 - weights[min(1, len(weights) - 1)] / layouts
-            assert second - 1e-12 <= blended <= best + 1e-12
-            assert blended == pytest.approx(0.8 * best + 0.2 * second)

@@ -15,7 +15,7 @@ pytest.importorskip("sb3_contrib")
 from tiny_policy import tiny_cell_policy  # noqa: E402
 
 from semiautomines_agents.model_files import save_policy  # noqa: E402
-from semiautomines_agents.search.agent import FAR, SearchAgent  # noqa: E402
+from semiautomines_agents.search.agent import SearchAgent  # noqa: E402
 from semiautomines_agents.training import positions, relabel  # noqa: E402
 from semiautomines_agents.training.imitation import targets  # noqa: E402
 from semiautomines_agents.training.positions import Chunk  # noqa: E402
@@ -72,7 +72,7 @@ def test_relabelling_with_another_seed_than_the_games_were_played_with_is_refuse
 
 def test_the_kept_candidates_cover_every_cell_the_default_search_can_weigh():
     agent = SearchAgent()
-    widest = agent.width + FAR - 1 + agent.offset
+    widest = agent.width + agent.offset
     assert positions.CANDIDATES >= widest > 9
     assert positions.CANDIDATES == 34  # the columns of positions saved so far
 
