@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Iterator
 from importlib.metadata import entry_points
@@ -93,6 +94,10 @@ def _subcommand_modules(command: str | None = None) -> Iterator[ModuleType]:
         yield entry.load()
 
 
+EXIT_BROKEN_PIPE = 128 + 13
+"""Exit status when stdout's reader closed early (SIGPIPE's number is 13)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -103,13 +108,20 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         with sigterm_as_interrupt():
-            return int(args.func(args) or 0)
+            status = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return status
     except (CliError, MapFormatError, InconsistentBoardError) as error:
         print(f"semiautomines {args.command}: error: {error}", file=sys.stderr)
         return getattr(error, "exit_code", EXIT_BAD_INPUT)
     except KeyboardInterrupt as stop:
         print(f"semiautomines {args.command}: interrupted", file=sys.stderr)
         return interrupted_status(stop)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as shell tools do, with the
+        # status of a stop by SIGPIPE; stdout goes to devnull so the exit flush is silent.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -267,3 +267,21 @@ def test_a_library_subcommand_imports_nothing_of_the_agents_package(position: Pa
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["0", "[]"], done.stderr
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    """``semiautomines guess ... | head -1``: the pipe closes under the writer, which
+    stops quietly with SIGPIPE's status instead of a ``BrokenPipeError`` traceback."""
+    import subprocess
+    import sys
+
+    position = tmp_path / "position.txt"
+    position.write_text("3 1 1\n?1?\n")
+    command = [sys.executable, "-m", "minesweep_env.cli.main", "guess", str(position)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before anything is written
+    stderr = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.wait(timeout=120) == 141, stderr
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
