@@ -13,6 +13,8 @@ import json
 import math
 from typing import Any
 
+import numpy as np
+
 from minesweep_env import compiled
 from minesweep_env.cli.errors import CliError
 from minesweep_env.cli.position_input import PositionFile
@@ -193,6 +195,9 @@ def run(args: argparse.Namespace) -> int:
         weights = count_position(board, any_count=True)
         if not (board.grid == COVERED).any():
             raise CliError(f"{args.board}: no covered cell left to probe")
+        covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
+        if all(weights.mine_weight.get(cell) == weights.layouts for cell in covered):
+            raise CliError(f"{args.board}: every covered cell is a mine: nothing left to probe")
         advice = agent.advise(board)
         if not advice.candidates:
             advice = Advice(

@@ -83,6 +83,17 @@ def test_guess_gives_the_verdict_probabilities_gives_on_an_impossible_position(t
     assert verdicts[0].stderr.split("error: ")[1] == verdicts[1].stderr.split("error: ")[1]
 
 
+def test_guess_never_advises_a_certain_mine(tmp_path):
+    """Every covered cell a proven mine (the game is won): nothing to guess, said in one
+    line, instead of advising to probe a mine."""
+    position = tmp_path / "board.txt"
+    position.write_text("2 1 1\n1?\n")
+    verdict = _cli("guess", str(position), cwd=tmp_path)
+    assert verdict.returncode == 2 and not verdict.stdout
+    lines = verdict.stderr.strip().splitlines()
+    assert len(lines) == 1 and "every covered cell is a mine" in lines[0], verdict.stderr
+
+
 @pytest.mark.parametrize("total", [True, False])
 def test_a_search_advice_that_is_not_the_safest_cell_says_why(total):
     """On small random positions: the advised candidate has the best score, and a sentence
