@@ -1,8 +1,7 @@
 """How much of a cell's risk lies in 50/50s that may yet form around it.
 
-:mod:`.influence` counts a cell's risk that is *already* shared with a twin
-every player pays for. This module looks further, as JSMinesweeper's 50/50
-influence does: a covered pair (or 2x2 box) whose outside cells are all still
+As JSMinesweeper's 50/50 influence does, this module looks at twins still to
+come: a covered pair (or 2x2 box) whose outside cells are all still
 covered becomes a twin that no number can settle once those outside cells
 (its *enablers*, a few at most) turn out to be mines. Dying on such a cell now
 costs less than it seems, since in those layouts a coin flip would have come
@@ -28,12 +27,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, KNOWN_SAFE
-from minesweep_env.solver.probability import Weights
+from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
+from minesweep_env.errors import InconsistentBoardError
+from minesweep_env.solver.probability import Weights, count_position
 
 from ..big_counts import times
 from .candidates import off_frontier
-from .influence import tally_layouts
 
 MAX_ENABLERS = 3
 """Most enablers a would-be twin may need to be counted (JSMinesweeper's figure)."""
@@ -46,6 +45,19 @@ pair's share is taken twice, as JSMinesweeper does)."""
 Shape = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(mines, safe, outside): the cells taken as mines and as safe, and the cells
 outside the shape that would tell its halves apart."""
+
+
+def tally_layouts(board: Board, mines: list[int], safe: tuple[int, ...], cache: dict | None) -> int:
+    """Layouts with ``mines`` all mines and ``safe`` all safe (0 if none): the count the
+    50/50 measure weighs a shape by."""
+    trial = board.copy()
+    flat = trial.grid.reshape(-1)
+    flat[mines] = FLAGGED
+    flat[list(safe)] = KNOWN_SAFE
+    try:
+        return count_position(trial, cache=cache, any_count=True).layouts
+    except InconsistentBoardError:
+        return 0
 
 
 def shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Shape]]:

@@ -15,8 +15,7 @@ from minesweep_env.core.minefield import Minefield
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
 from semiautomines_agents.search.endgame import Endgame, Layouts
-from semiautomines_agents.search.forced import boxes, forced_guess, forced_twin, pairs
-from semiautomines_agents.search.influence import influence
+from semiautomines_agents.search.forced import forced_guess, forced_twin
 
 
 def _position(seed: int, box: bool) -> Board:
@@ -180,48 +179,3 @@ def test_a_pseudo_box_is_not_taken_where_the_exact_endgame_would_lose_by_it():
     endgame = Endgame(layouts)
     assert endgame.best_probe()[1] == pytest.approx(2 / 3)
     assert endgame.probe_value(layouts.masks, layouts.cells.index(5)) == pytest.approx(1 / 3)
-
-
-def _twinned(board: Board, layout: frozenset[int], fits: set) -> bool:
-    """Whether ``layout`` has a twin: a pair or box whose halves, swapped, give a
-    layout that fits and that no cell outside them (not a mine) tells apart."""
-    flat = board.grid.reshape(-1)
-    for p, q in list(pairs(board.width, board.height)) + list(boxes(board.width, board.height)):
-        for full, empty in ((p, q), (q, p)):
-            if not set(full) <= layout or set(empty) & layout:
-                continue
-            twin = (layout - set(full)) | set(empty)
-            if twin in fits and all(
-                _shows(board, layout, o) == _shows(board, twin, o)
-                for o in range(flat.size)
-                if o not in p + q and o not in layout and flat[o] != FLAGGED
-            ):
-                return True
-    return False
-
-
-@pytest.mark.parametrize("seed", range(0, 400, 4))
-def test_a_cells_shared_risk_lies_in_layouts_where_a_coin_flip_is_unavoidable(seed):
-    board = _position(seed, box=seed % 8 == 0)
-    if not (board.grid == COVERED).any():
-        return
-    weights = count_position(board)
-    shared = influence(board, weights)
-    layouts = _layouts(board)
-    fits = set(layouts)
-    for cell, tally in shared.items():
-        mine = weights.mine_weight[cell]
-        assert 0 < tally <= min(mine, weights.layouts - mine)
-        coin_flips = [
-            layout for layout in layouts if cell in layout and _twinned(board, layout, fits)
-        ]
-        assert tally <= len(coin_flips)
-
-
-def _shared_cases() -> list[Board]:
-    boards = [_position(seed, box=seed % 8 == 0) for seed in range(0, 400, 4)]
-    return [b for b in boards if (b.grid == COVERED).any() and influence(b, count_position(b))]
-
-
-def test_the_shared_risk_cases_are_not_empty():
-    assert len(_shared_cases()) >= 5
