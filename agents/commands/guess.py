@@ -91,7 +91,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _agent(name: str) -> SearchAgent:
+def advising_agent(name: str) -> SearchAgent:
+    """The agent ``--agent`` names, which must be a search agent (one line otherwise)."""
     try:
         cls, options = parse_agent_name(name)
         if not issubclass(cls, SearchAgent):
@@ -186,7 +187,7 @@ def advice_text(report: dict[str, Any], depth: int) -> str:
 def run(args: argparse.Namespace) -> int:
     # One position: the exact engine answers it sooner than numba loads (same counts).
     compiled.exact_only()
-    agent = _agent(args.agent)
+    agent = advising_agent(args.agent)
     position = PositionFile(args.board, args.mines)
     board = position.board
     try:

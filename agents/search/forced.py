@@ -143,3 +143,22 @@ def forced_guess(board: Board, weights: Weights, cache: dict | None = None) -> i
     """The cell of :func:`forced_twin`, or ``None``."""
     found = forced_twin(board, weights, cache)
     return None if found is None else found[0]
+
+
+def is_forced_guess(board: Board, weights: Weights, cell: int, cache: dict | None = None) -> bool:
+    """Whether probing ``cell`` is a forced guess (the test of :func:`forced_twin`, asked
+    of one cell): a coin flip in a twin that no future number can settle.
+
+    :param weights: the engine's weights of ``board`` (with its mine total).
+    """
+    if weights.mines_left is None:
+        return False
+    for p, q in twins(board, weights):
+        if cell not in p and cell not in q:
+            continue
+        if len(p) > 1 and 2 * weights.mine_weight[p[0]] != weights.layouts:  # type: ignore[operator]
+            continue
+        half, other = (p, q) if cell in p else (q, p)
+        if _only_with(board, cell, half, other, cache):
+            return True
+    return False

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import TESTS
 
 from minesweep_env import MapFormatError
 from minesweep_env.core.layout import MineLayout
@@ -16,7 +17,6 @@ from minesweep_env.formats.evf_out import NOMINAL_TIMING, evf_bytes, layout_rows
 from minesweep_env.formats.replay import read_replay
 from minesweep_env.formats.replay_actions import ReplayAction, actions_of_events
 from minesweep_env.formats.replay_walk import final_state, walk
-from tests.paths import TESTS
 
 ms_toollib = pytest.importorskip("ms_toollib")
 
