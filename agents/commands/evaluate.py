@@ -40,6 +40,7 @@ from ..evaluation import (
     run_speed,
     write_run,
 )
+from ..evaluation.evf_games import evf_folder_problem, write_evf_games
 from ..evaluation.saved_games import write_saved_games
 from ..model_files import TRUST_RISK, is_sb3_zip
 
@@ -75,7 +76,8 @@ The first click on a map is the agent's unless NAME.start beside it fixes it (no
 maps). A deterministic agent plays each map once; others play --games games per map row.
 Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
 results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json;
-with --save-games also games.jsonl (every game's layout and moves, for `replay`).
+with --save-games also games.jsonl (every game's layout and moves, for `replay`);
+--evf DIR also writes each game as a Metasweeper .evf replay in DIR (nominal timing).
 With --baseline, rows also carry the paired difference against that agent on the same
 games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C or SIGTERM keeps the partial results
 (exit status 130 or 143).
@@ -186,6 +188,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also keep every game (layout, first click, moves) in games.jsonl, for "
         "`semiautomines replay RUN_FOLDER --game K`",
+    )
+    parser.add_argument(
+        "--evf",
+        metavar="DIR",
+        help="also write every game as a Metasweeper .evf replay in DIR (implies "
+        "--save-games; the player is 'SemiAutoMines AGENT', the timing nominal)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -302,6 +310,11 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
 
 def run(args: argparse.Namespace) -> int:
     workers = _check_numbers(args)
+    if args.evf is not None:
+        problem = evf_folder_problem(args.evf)
+        if problem is not None:
+            raise CliError(problem)
+        args.save_games = True
     try:
         backend = make_backend(
             args.backend, workers if args.backend == "local" else args.workers, args.ray_address
@@ -353,6 +366,8 @@ def run(args: argparse.Namespace) -> int:
     paths = write_run(run_result, folder, command)
     if args.save_games:
         paths["saved_games"] = write_saved_games(run_result, folder)
+    if args.evf is not None:
+        paths["evf"] = write_evf_games(run_result, args.evf)
     if run_result.rows:
         print(markdown_table(run_result.rows))
         if args.baseline is not None:
