@@ -1,8 +1,11 @@
-"""``semiautomines replay``: a game ``evaluate --save-games`` kept, move by move on the terminal.
+"""``semiautomines replay``: a game ``evaluate --save-games`` kept, or a person's replay
+file, move by move on the terminal.
 
 The screen is ``play``'s; the guesses are the recorded ones. It starts paused:
 the right arrow plays the next guess (the auto-solver animates as in ``play``),
-the left arrow takes one back, space plays on by itself.
+the left arrow takes one back, space plays on by itself. A replay file
+(``.avf``, ``.rmv``, ``.mvf``, ``.evf``) steps from one of the player's guesses to
+the next (see :mod:`semiautomines_agents.watching.human`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from minesweep_env.tui import GameSpec, watch
 from ..evaluation.saved_games import GAMES_FILE, Played, SavedGamesError, load_saved_games
 from ..watching import RecordDriver
 from ..watching.film import write_film
+from .replay_human import is_replay_file, run_human_replay
 from .watch import DEFAULT_DELAY, add_playback_arguments, check_delay, check_terminal
 
 EXAMPLES = f"""\
@@ -22,15 +26,19 @@ examples:
   semiautomines evaluate --agents greedy,search --boards expert --games 100 --save-games
   semiautomines replay results/run-20261123-201500 --game 17 --agent search
   semiautomines replay results/run-20261123-201500 --game 17 --agent greedy --gif g17.gif
+  semiautomines replay game.avf                 # a person's game, guess by guess
 
 RUN_FOLDER is a folder evaluate wrote with --save-games ({GAMES_FILE}). --agent and
 --board choose among its games when it holds several agents or boards; K is the
-game's number, as in games.csv.
+game's number, as in games.csv. A replay file (Arbiter .avf, Viennasweeper .rmv,
+Minesweeper Clone .mvf, Metasweeper .evf) needs no --game: the auto-solver makes the
+moves logic proves, and each step is the player's next guess.
 
 keys: right arrow next guess, left arrow one back, space plays on by itself (and
 pauses), p odds overlay, a animation on/off, r start over, q quit.
 
-exit status: 0, or 2 for a bad run folder, agent, board or game number (one line on stderr).
+exit status: 0, or 2 for a bad run folder, replay file, agent, board or game number (one
+line on stderr).
 """
 
 
@@ -43,8 +51,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("run_folder", metavar="RUN_FOLDER", help="a run folder of evaluate")
-    parser.add_argument("--game", type=int, required=True, metavar="K", help="the game number")
+    parser.add_argument(
+        "run_folder", metavar="RUN_FOLDER", help="a run folder of evaluate, or a replay file"
+    )
+    parser.add_argument(
+        "--game", type=int, metavar="K", help="the game number (needed for a run folder)"
+    )
     parser.add_argument("--agent", help="whose game (needed when the run has several agents)")
     parser.add_argument("--board", help="which board or map (when the run has several)")
     add_playback_arguments(
@@ -93,6 +105,10 @@ def find_game(folder: str, game: int, agent: str | None, board: str | None) -> P
 
 def run(args: argparse.Namespace) -> int:
     check_delay(args.delay)
+    if is_replay_file(args.run_folder):
+        return run_human_replay(args)
+    if args.game is None:
+        raise CliError(f"{args.run_folder}: give the game to replay with --game K")
     played = find_game(args.run_folder, args.game, args.agent, args.board)
     try:
         driver = RecordDriver(played)

@@ -1,0 +1,76 @@
+"""``semiautomines replay REPLAY_FILE``: a person's game stepped guess by guess."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from paths import TESTS
+from PIL import Image
+
+from minesweep_env.cli.main import main as cli_main
+from minesweep_env.core.layout import MineLayout
+from minesweep_env.core.minefield import GameState
+from minesweep_env.formats.evf_out import write_evf
+from minesweep_env.formats.replay import read_replay
+from minesweep_env.formats.replay_actions import ReplayAction
+from minesweep_env.tui import play_out
+from semiautomines_agents.watching import HumanReplayDriver
+
+pytest.importorskip("ms_toollib")
+
+REPLAYS = TESTS / "data" / "replays"
+
+
+@pytest.mark.parametrize(
+    "name", ["custom-8x11.avf", "beginner-chords.rmv", "beginner-preflags.rmv", "expert.mvf"]
+)
+def test_stepping_a_won_replay_wins_on_the_players_own_guesses(name: str) -> None:
+    replay = read_replay(REPLAYS / name)
+    driver = HumanReplayDriver(replay)
+    game, guesses = play_out(driver)
+    assert game.state is GameState.WON
+    probes = [(a.x, a.y) for a in replay.actions if a.kind == "probe"]
+    cells = [g.cell for g in guesses]
+    assert cells == sorted(cells, key=probes.index)  # the player's probes, in their order
+    assert guesses[0].cell == probes[0]  # the first click is the player's
+    # Asked again after a take-back (the game rebuilt), the driver gives the same guesses.
+    again = driver.game()
+    for moves, guess in enumerate(guesses):
+        assert driver.guess(again, moves) == guess
+        again.probe(*guess.cell)
+
+
+def test_a_lost_replay_ends_lost_on_its_fatal_guess(tmp_path: Path) -> None:
+    # A 50/50 in the right column that the auto-solver cannot settle: the player lost it.
+    layout = MineLayout.from_rows(["oox", "ooo"])
+    actions = [ReplayAction("probe", 0, 0, 0.0), ReplayAction("probe", 2, 0, 1.0)]
+    path = tmp_path / "lost.evf"
+    write_evf(path, layout, actions, "SemiAutoMines test", "test")
+    game, guesses = play_out(HumanReplayDriver(read_replay(path)))
+    assert game.state is GameState.LOST
+    assert guesses[-1].cell == (2, 0) and guesses[-1].note.startswith("move 2: (2, 0) mine")
+
+
+def test_replay_gif_of_a_replay_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gif = tmp_path / "game.gif"
+    assert cli_main(["replay", str(REPLAYS / "beginner-preflags.rmv"), "--gif", str(gif)]) == 0
+    assert "Viennasweeper replay beginner-preflags.rmv" in capsys.readouterr().out
+    with Image.open(gif) as image:
+        assert image.n_frames > 1
+
+
+def test_bad_replay_arguments_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.avf"
+    broken.write_bytes((REPLAYS / "custom-8x11.avf").read_bytes()[:200])
+    for args in (
+        ["replay", str(REPLAYS / "custom-8x11.avf"), "--game", "3"],
+        ["replay", str(broken)],
+        ["replay", str(tmp_path / "game.msor")],
+        ["replay", str(tmp_path)],  # a folder without --game
+    ):
+        assert cli_main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
