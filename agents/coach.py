@@ -99,6 +99,7 @@ class Review:
             "islands": replay.islands,
             "forced": sum(g.forced for g in self.guesses),
             "outcome": self.outcome,
+            "completed": replay.completed,
             "moves": len(replay.actions),
             "program": replay.program,
             "width": replay.width,

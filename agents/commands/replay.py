@@ -45,7 +45,7 @@ line on stderr).
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help="replay a game an evaluation saved, step by step in the terminal",
+        help="replay a game an evaluation saved, or a replay file, step by step in the terminal",
         description="Replay one game of an `evaluate --save-games` run on the terminal "
         "game's screen, guess by guess with the arrow keys.",
         epilog=EXAMPLES,

@@ -43,8 +43,9 @@ surviving the guesses taken against that of the safest cells, and the board's
 
 --json prints {"replay", "guesses": [{"move", "x", "y", "probability", "safest",
 "advice", "forced", "lost"}, ...], "summary": {"guesses", "survival_taken",
-"survival_best", "bbbv", "zini", "openings", "islands", "forced", "outcome", "moves",
-"program", "width", "height", "mines"}}; "advice" is `guess --json`'s object.
+"survival_best", "bbbv", "zini", "openings", "islands", "forced", "outcome", "completed",
+"moves", "program", "width", "height", "mines"}}; "advice" is `guess --json`'s object;
+"outcome" is how the actions end replayed here, "completed" whether the file says won.
 
 exit status: 0, or 2 for a file that cannot be read (one line on stderr).
 """
@@ -110,6 +111,10 @@ def review_text(review: Review) -> str:
         f"{replay.mines} mines, {summary['outcome']} after {summary['moves']} moves",
         "",
     ]
+    if replay.completed != (review.outcome == "won"):
+        said = "won" if replay.completed else "not won"
+        note = f"note: the file says the game was {said}; replayed here it is {review.outcome}"
+        lines += [note, ""]
     if review.guesses:
         lines.append(f"{'move':>5} {'cell':>9} {'mine':>7} {'safest':>7} {'50/50':>6}  advice")
         for g in review.guesses:

@@ -45,6 +45,7 @@ def test_review_of_a_real_replay_with_a_guess(capsys: pytest.CaptureFixture[str]
     check_consistent(report)
     assert set(report["summary"]) >= {"guesses", "survival_taken", "survival_best", "bbbv"}
     assert report["summary"]["bbbv"] == 16 and report["summary"]["outcome"] == "won"
+    assert report["summary"]["completed"] is True
     (guess,) = report["guesses"]
     # Move 11 probes (1, 0) at 1/3 while four cells are at 0.15 (the engine's exact counts).
     assert (guess["move"], guess["x"], guess["y"]) == (11, 1, 0)
@@ -72,7 +73,7 @@ def _review_of(tmp_path: Path, rows: list[str], probes: list[tuple[int, int]]):
 def test_a_probe_of_a_proven_mine_is_a_guess_that_loses(tmp_path: Path) -> None:
     # The zeros open at once; the numbers then prove (3, 0) and (3, 2) mines.
     review = _review_of(tmp_path, ["ooox", "oooo", "ooox", "oooo"], [(0, 3), (3, 2)])
-    assert review.outcome == "lost"
+    assert review.outcome == "lost" and not review.summary()["completed"]
     (guess,) = review.guesses
     assert (guess.x, guess.y, guess.lost, guess.forced) == (3, 2, True, False)
     assert guess.probability == 1 and guess.safest == 0
