@@ -34,6 +34,7 @@ from ..core.board_spec import size_problem
 from ..core.layout import MineLayout
 from ..errors import MapFormatError
 from .replay_actions import ReplayAction, actions_of_events
+from .replay_decode import NO_MS_TOOLLIB
 
 REPLAY_FORMATS = {
     ".avf": ("avf", "Arbiter"),
@@ -144,7 +145,9 @@ def _decode(path: Path, kind: str, program: str, data: bytes) -> dict:
     with tempfile.TemporaryDirectory(prefix="semiautomines-replay-") as scratch:
         try:
             child = subprocess.run(
-                [sys.executable, "-I", str(script), kind],
+                # Not isolated (-I): the child must find ms-toollib wherever this
+                # process does (a user site, PYTHONPATH).
+                [sys.executable, str(script), kind],
                 input=data,
                 capture_output=True,
                 cwd=scratch,  # where ms-toollib's crash.log goes, and is thrown away
@@ -153,6 +156,8 @@ def _decode(path: Path, kind: str, program: str, data: bytes) -> dict:
         except subprocess.TimeoutExpired:
             problem = f"{unreadable} (still decoding after {DECODE_SECONDS} s)"
             raise MapFormatError(problem, path) from None
+    if child.returncode == NO_MS_TOOLLIB:
+        raise MapFormatError(INSTALL_HINT, path)
     if child.returncode != 0:
         raise MapFormatError(unreadable, path)
     try:

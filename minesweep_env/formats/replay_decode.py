@@ -76,11 +76,19 @@ def decode(kind: str, data: bytes) -> dict:
     }
 
 
+NO_MS_TOOLLIB = 3
+"""The exit status when ms-toollib cannot be imported (the file was never looked at)."""
+
+
 def main() -> int:
     kind = sys.argv[1] if len(sys.argv) == 2 else ""
     if kind not in READERS:
         print(f"usage: replay_decode.py {{{','.join(READERS)}}} < replay", file=sys.stderr)
         return 2
+    try:
+        import ms_toollib  # noqa: F401  # type: ignore[import-not-found]
+    except ImportError:
+        return NO_MS_TOOLLIB
     json.dump(decode(kind, sys.stdin.buffer.read()), sys.stdout)
     return 0
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +19,7 @@ from minesweep_env.formats import replay as replay_module
 from minesweep_env.formats.evf_out import NOMINAL_TIMING, evf_bytes, layout_rows, write_evf
 from minesweep_env.formats.replay import read_replay
 from minesweep_env.formats.replay_actions import ReplayAction, actions_of_events
+from minesweep_env.formats.replay_decode import NO_MS_TOOLLIB
 from minesweep_env.formats.replay_walk import final_state, walk
 
 ms_toollib = pytest.importorskip("ms_toollib")
@@ -154,3 +158,18 @@ def test_a_missing_ms_toollib_is_named_with_its_pip_command(
     )
     message = _one_line_error(REPLAYS / "custom-8x11.avf")
     assert "pip install ms-toollib==1.5.20" in message
+
+
+def test_the_decoding_child_says_when_it_cannot_import_ms_toollib(tmp_path: Path) -> None:
+    blocker = tmp_path / "ms_toollib.py"
+    blocker.write_text("raise ImportError('not here')\n")
+    script = Path(replay_module.__file__).with_name("replay_decode.py")
+    child = subprocess.run(
+        [sys.executable, str(script), "avf"],
+        input=(REPLAYS / "custom-8x11.avf").read_bytes(),
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        cwd=tmp_path,
+        check=False,
+    )
+    assert child.returncode == NO_MS_TOOLLIB and child.stdout == b""
