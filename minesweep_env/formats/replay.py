@@ -114,7 +114,7 @@ def replay_kind(path: str | Path) -> tuple[str, str]:
 
 
 def _read_bytes(path: Path) -> bytes:
-    """The file's bytes, its size checked first."""
+    """The file's bytes, its size checked before reading (and the read bounded)."""
     try:
         size = path.stat().st_size
         if path.is_dir():
@@ -129,14 +129,10 @@ def _read_bytes(path: Path) -> bytes:
         raise MapFormatError("permission denied", path) from None
     except OSError as error:
         raise MapFormatError(f"cannot read: {error.strerror or error}", path) from None
-    if len(data) > MAX_REPLAY_BYTES:  # a file that grew, or a device
-        raise MapFormatError(f"file is larger than {MAX_REPLAY_BYTES:,} bytes", path)
-    if not data:
-        raise MapFormatError("empty file, not a replay", path)
-    return data
+    return data  # one byte more than allowed when the file grew or is a device: refused then
 
 
-def _decode(path: Path, kind: str, program: str, data: bytes) -> dict:
+def _decode(path: str, kind: str, program: str, data: bytes) -> dict:
     """ms-toollib's reading of ``data``, in a child process (see :mod:`.replay_decode`)."""
     if importlib.util.find_spec("ms_toollib") is None:
         raise MapFormatError(INSTALL_HINT, path)
@@ -169,7 +165,7 @@ def _decode(path: Path, kind: str, program: str, data: bytes) -> dict:
     return decoded
 
 
-def _layout(path: Path, decoded: dict) -> MineLayout:
+def _layout(path: str, decoded: dict) -> MineLayout:
     """The mines of the decoded board, its size checked before any array is made."""
     width, height, mines = decoded["width"], decoded["height"], decoded["mines"]
     problem = size_problem(int(width), int(height))
@@ -187,21 +183,35 @@ def _layout(path: Path, decoded: dict) -> MineLayout:
 
 
 def read_replay(path: str | Path) -> HumanReplay:
-    """Read an ``.avf``, ``.rmv``, ``.mvf`` or ``.evf`` replay.
+    """Read an ``.avf``, ``.rmv``, ``.mvf`` or ``.evf`` replay (the format from the suffix).
 
     :raises MapFormatError: one line for any file that cannot be read (too large,
         truncated, corrupted, of a format not read) or when ms-toollib is missing.
     """
     path = Path(path)
-    kind, program = replay_kind(path)
-    decoded = _decode(path, kind, program, _read_bytes(path))
+    replay_kind(path)  # an unknown suffix is refused before the file is opened
+    return parse_replay(_read_bytes(path), path.name, str(path))
+
+
+def parse_replay(data: bytes, name: str, source: str = "<bytes>") -> HumanReplay:
+    """Read a replay from its bytes (an upload, say); ``name`` is its file name, whose
+    suffix gives the format, ``source`` what errors name.
+
+    :raises MapFormatError: as :func:`read_replay`.
+    """
+    kind, program = replay_kind(name)
+    if len(data) > MAX_REPLAY_BYTES:
+        raise MapFormatError(f"file is larger than {MAX_REPLAY_BYTES:,} bytes", source)
+    if not data:
+        raise MapFormatError("empty file, not a replay", source)
+    decoded = _decode(source, kind, program, data)
     try:
-        layout = _layout(path, decoded)
+        layout = _layout(source, decoded)
         actions = actions_of_events(
             decoded["events"], int(decoded["pixels"]), layout.width, layout.height
         )
         return HumanReplay(
-            source=str(path),
+            source=source,
             program=program,
             layout=layout,
             actions=tuple(actions),
@@ -218,7 +228,14 @@ def read_replay(path: str | Path) -> HumanReplay:
         if isinstance(error, MapFormatError):
             raise
         unreadable = f"not a readable {program} replay (.{kind}): {error}"
-        raise MapFormatError(unreadable, path) from None
+        raise MapFormatError(unreadable, source) from None
 
 
-__all__ = ["MAX_REPLAY_BYTES", "HumanReplay", "ReplayAction", "read_replay", "replay_kind"]
+__all__ = [
+    "MAX_REPLAY_BYTES",
+    "HumanReplay",
+    "ReplayAction",
+    "parse_replay",
+    "read_replay",
+    "replay_kind",
+]

@@ -17,7 +17,7 @@ from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import GameState
 from minesweep_env.formats import replay as replay_module
 from minesweep_env.formats.evf_out import NOMINAL_TIMING, evf_bytes, layout_rows, write_evf
-from minesweep_env.formats.replay import read_replay
+from minesweep_env.formats.replay import parse_replay, read_replay
 from minesweep_env.formats.replay_actions import ReplayAction, actions_of_events
 from minesweep_env.formats.replay_decode import NO_MS_TOOLLIB
 from minesweep_env.formats.replay_walk import final_state, walk
@@ -173,3 +173,14 @@ def test_the_decoding_child_says_when_it_cannot_import_ms_toollib(tmp_path: Path
         check=False,
     )
     assert child.returncode == NO_MS_TOOLLIB and child.stdout == b""
+
+
+def test_a_replay_reads_from_its_bytes_as_an_upload_would() -> None:
+    data = (REPLAYS / "beginner-chords.rmv").read_bytes()
+    replay = parse_replay(data, "upload.rmv", "<upload>")
+    assert replay.source == "<upload>" and replay.bbbv == 3
+    assert replay.actions == read_replay(REPLAYS / "beginner-chords.rmv").actions
+    with pytest.raises(MapFormatError, match=r"^<upload>: not a readable Viennasweeper"):
+        parse_replay(data[:100], "upload.rmv", "<upload>")
+    with pytest.raises(MapFormatError, match="expected a name ending"):
+        parse_replay(data, "upload.bin", "<upload>")
