@@ -4,7 +4,7 @@ file, move by move on the terminal.
 The screen is ``play``'s; the guesses are the recorded ones. It starts paused:
 the right arrow plays the next guess (the auto-solver animates as in ``play``),
 the left arrow takes one back, space plays on by itself. A replay file
-(``.avf``, ``.rmv``, ``.mvf``, ``.evf``) steps from one of the player's guesses to
+(``.avf``, ``.rmv``, ``.mvf``, ``.evf``, ``.msor``) steps from one of the player's guesses to
 the next (see :mod:`semiautomines_agents.watching.human`).
 """
 
@@ -31,8 +31,8 @@ examples:
 RUN_FOLDER is a folder evaluate wrote with --save-games ({GAMES_FILE}). --agent and
 --board choose among its games when it holds several agents or boards; K is the
 game's number, as in games.csv. A replay file (Arbiter .avf, Viennasweeper .rmv,
-Minesweeper Clone .mvf, Metasweeper .evf) needs no --game: the auto-solver makes the
-moves logic proves, and each step is the player's next guess.
+Minesweeper Clone .mvf, Metasweeper .evf, minesweeper.online .msor) needs no --game:
+the auto-solver makes the moves logic proves, and each step is the player's next guess.
 
 keys: right arrow next guess, left arrow one back, space plays on by itself (and
 pauses), p odds overlay, a animation on/off, r start over, q quit.

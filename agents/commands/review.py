@@ -28,8 +28,9 @@ examples:
   semiautomines review game.rmv --json
   semiautomines review game.evf --agent search:depth=3
 
-REPLAY is a replay file: Arbiter .avf, Viennasweeper .rmv, Minesweeper Clone .mvf or
-Metasweeper .evf (minesweeper.online's .msor is not read yet). A guess is a probe of
+REPLAY is a replay file: Arbiter .avf, Viennasweeper .rmv, Minesweeper Clone .mvf,
+Metasweeper .evf or minesweeper.online .msor (its layout rebuilt from the cells its
+clicks showed; a file no layout explains is refused). A guess is a probe of
 a cell whose mine probability was above zero given the numbers on show and the
 mine total (the player's flags are set aside); the first probe is not judged.
 Cells are (x, y) from the top left, 0-based; a move is the action's number in the
@@ -58,12 +59,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "review",
         help="the guesses of a human game's replay, with their risk and the agent's advice",
-        description="Review a replay (.avf, .rmv, .mvf, .evf): every guess, the risk "
+        description="Review a replay (.avf, .rmv, .mvf, .evf, .msor): every guess, the risk "
         "taken against the lowest on offer, and what the search agent advises.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("replay", metavar="REPLAY", help="a replay file (.avf .rmv .mvf .evf)")
+    parser.add_argument(
+        "replay", metavar="REPLAY", help="a replay file (.avf .rmv .mvf .evf .msor)"
+    )
     parser.add_argument(
         "--agent",
         default="search",

@@ -13,9 +13,9 @@ apply). ms-toollib aborts the process on some malformed files, so it runs in a
 child process (:mod:`.replay_decode`): a bad file is one
 :class:`~minesweep_env.MapFormatError`, never a crash.
 
-minesweeper.online's ``.msor`` (JSON that JSMinesweeper steps through) is not
-read: it records the cells each click showed rather than the layout, and no
-sample file was at hand to test a reader on (the error says so).
+minesweeper.online's ``.msor`` (JSON that JSMinesweeper steps through) is read
+without ms-toollib's parser: it records the cells each click showed, and the
+layout is rebuilt from them (:mod:`.replay_msor`).
 """
 
 from __future__ import annotations
@@ -35,19 +35,20 @@ from ..core.layout import MineLayout
 from ..errors import MapFormatError
 from .replay_actions import ReplayAction, actions_of_events
 from .replay_decode import NO_MS_TOOLLIB
+from .replay_msor import figures, parse_msor
 
 REPLAY_FORMATS = {
     ".avf": ("avf", "Arbiter"),
     ".rmv": ("rmv", "Viennasweeper"),
     ".mvf": ("mvf", "Minesweeper Clone"),
     ".evf": ("evf", "Metasweeper"),
+    ".msor": ("msor", "minesweeper.online"),
 }
-"""File suffix -> (ms-toollib's reader, the program that writes it)."""
+"""File suffix -> (its reader: ms-toollib's, or ``msor`` the one here; the program
+that writes it)."""
 
-UNSUPPORTED_FORMATS = {
-    ".msor": "minesweeper.online replays (.msor) are not supported yet: they record the "
-    "cells each click showed, not the layout, and no sample file was at hand to test a reader",
-}
+UNSUPPORTED_FORMATS: dict[str, str] = {}
+"""File suffix -> why replays of that format are not read (none at present)."""
 
 MAX_REPLAY_BYTES = 16 * 1024 * 1024
 """Largest replay read (16 MiB): an expert game takes 15 to 350 KB in these formats."""
@@ -102,7 +103,8 @@ class HumanReplay:
 def replay_kind(path: str | Path) -> tuple[str, str]:
     """The ms-toollib reader and program name of a replay file, from its suffix.
 
-    :raises MapFormatError: for a suffix no reader takes (``.msor``: why not).
+    :raises MapFormatError: for a suffix no reader takes (or one of
+        :data:`UNSUPPORTED_FORMATS`: why not).
     """
     suffix = Path(path).suffix.lower()
     if suffix in UNSUPPORTED_FORMATS:
@@ -165,6 +167,28 @@ def _decode(path: str, kind: str, program: str, data: bytes) -> dict:
     return decoded
 
 
+def _read_msor(source: str, data: bytes) -> HumanReplay:
+    """An ``.msor`` replay: its layout rebuilt from the cells shown (:mod:`.replay_msor`)."""
+    if importlib.util.find_spec("ms_toollib") is None:
+        raise MapFormatError(INSTALL_HINT, source)
+    unreadable = "not a readable minesweeper.online replay (.msor)"
+    try:
+        layout, actions, won = parse_msor(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise MapFormatError(f"{unreadable}: not UTF-8 text", source) from None
+    except ValueError as error:
+        raise MapFormatError(f"{unreadable}: {error}", source) from None
+    return HumanReplay(
+        source=source,
+        program="minesweeper.online",
+        layout=layout,
+        actions=tuple(actions),
+        completed=won,
+        seconds=actions[-1].time if actions else 0.0,
+        **figures(layout)._asdict(),
+    )
+
+
 def _layout(path: str, decoded: dict) -> MineLayout:
     """The mines of the decoded board, its size checked before any array is made."""
     width, height, mines = decoded["width"], decoded["height"], decoded["mines"]
@@ -204,6 +228,8 @@ def parse_replay(data: bytes, name: str, source: str = "<bytes>") -> HumanReplay
         raise MapFormatError(f"file is larger than {MAX_REPLAY_BYTES:,} bytes", source)
     if not data:
         raise MapFormatError("empty file, not a replay", source)
+    if kind == "msor":
+        return _read_msor(source, data)
     decoded = _decode(source, kind, program, data)
     try:
         layout = _layout(source, decoded)

@@ -137,7 +137,7 @@ def test_truncated_or_corrupted_replays_are_one_line_errors(
 def test_limits_and_unsupported_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     msor = tmp_path / "game.msor"
     msor.write_text('{"header": {}, "replay": []}')
-    assert "not supported" in _one_line_error(msor)
+    assert "the width is None, not an integer" in _one_line_error(msor)
     assert "expected a name ending" in _one_line_error(tmp_path / "game.txt")
     assert "no such file" in _one_line_error(tmp_path / "missing.avf")
     empty = tmp_path / "empty.rmv"
