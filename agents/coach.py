@@ -143,6 +143,8 @@ def judge(
     its cell safe (or it is the first probe)."""
     if not (step.view >= 0).any():
         return None  # the first probe: every program these replays come from makes it safe
+    if step.view[step.action.y, step.action.x] >= 0:
+        return None  # a click on an open cell (kept by some formats) probes nothing
     board = seen_position(step.view, replay.mines)
     weights = count_position(board, cache=cache)
     cell = step.action.y * board.width + step.action.x

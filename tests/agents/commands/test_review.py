@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -89,6 +90,15 @@ def test_a_forced_50_50_is_named(tmp_path: Path) -> None:
     assert (guess.x, guess.y, guess.forced) == (2, 1, True)
     assert guess.probability == guess.safest == 0.5
     check_consistent(review.as_json())
+
+
+def test_a_probe_of_an_open_cell_is_no_guess() -> None:
+    source = read_replay(REPLAYS / "beginner-preflags.rmv")
+    first = source.actions[9]  # the first probe, which opened cells
+    actions = (*source.actions[:10], first, *source.actions[10:])
+    review = review_replay(dataclasses.replace(source, actions=actions))
+    assert [g.move for g in review.guesses] == [12]  # move 11 of the file, one later
+    assert review.outcome == "won"
 
 
 def test_review_text_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,3 +140,12 @@ def test_broken_msor_files_are_one_line(tmp_path: Path) -> None:
     binary = tmp_path / "binary.msor"
     binary.write_bytes(b"\xff\xfe\x00")
     assert "not UTF-8" in one_line(binary)
+
+
+def test_a_click_on_an_open_cell_is_kept_and_changes_nothing(tmp_path: Path) -> None:
+    data = msor_of(read_replay(REPLAYS / "beginner-preflags.rmv"))
+    first = data["replay"][9]  # the first probe, which opened cells
+    data["replay"].insert(10, {"type": 0, "x": first["x"], "y": first["y"], "time": 0})
+    replay = read_replay(write(tmp_path, data))
+    assert replay.actions[10] == ReplayAction("probe", first["x"], first["y"], 0.0)
+    assert final_state(replay) is GameState.WON
