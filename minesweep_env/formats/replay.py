@@ -101,7 +101,8 @@ class HumanReplay:
 
 
 def replay_kind(path: str | Path) -> tuple[str, str]:
-    """The ms-toollib reader and program name of a replay file, from its suffix.
+    """The reader (ms-toollib's, or ``msor``) and program name of a replay file, from its
+    suffix.
 
     :raises MapFormatError: for a suffix no reader takes (or one of
         :data:`UNSUPPORTED_FORMATS`: why not).
@@ -153,6 +154,9 @@ def _decode(path: str, kind: str, program: str, data: bytes) -> dict:
             )
         except subprocess.TimeoutExpired:
             problem = f"{unreadable} (still decoding after {DECODE_SECONDS} s)"
+            raise MapFormatError(problem, path) from None
+        except OSError as error:  # no Python to start (an embedded interpreter)
+            problem = f"cannot start the replay decoder: {error.strerror or error}"
             raise MapFormatError(problem, path) from None
     if child.returncode == NO_MS_TOOLLIB:
         raise MapFormatError(INSTALL_HINT, path)

@@ -184,3 +184,10 @@ def test_a_replay_reads_from_its_bytes_as_an_upload_would() -> None:
         parse_replay(data[:100], "upload.rmv", "<upload>")
     with pytest.raises(MapFormatError, match="expected a name ending"):
         parse_replay(data, "upload.bin", "<upload>")
+
+
+def test_a_decoder_that_cannot_start_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+    assert "cannot start the replay decoder" in _one_line_error(REPLAYS / "custom-8x11.avf")
