@@ -184,3 +184,19 @@ def test_a_body_over_the_limit_is_413_before_it_is_read_whole(client):
 
     answer = client.post("/api/analyse", content=chunks())
     assert answer.status_code == 413
+
+
+def test_number_chances_of_the_compiled_count_equal_the_exact_ones():
+    from minesweep_env import compiled
+    from minesweep_env.formats import parse_board
+
+    for text in expert_positions(3, 5):
+        board = parse_board(text)
+        with compiled.python_only():
+            exact = number_chances(board)
+        found = number_chances(board)
+        for row_exact, row_found in zip(exact, found, strict=True):
+            for e, f in zip(row_exact, row_found, strict=True):
+                assert (e is None) == (f is None)
+                if e is not None:
+                    assert np.allclose(e, f, rtol=0, atol=1e-9)
