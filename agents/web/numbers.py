@@ -16,6 +16,7 @@ it cannot answer, or without the kernels, the exact engine counts.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -74,12 +75,18 @@ def _cell_chances(board: Board, cell: int, cache: dict) -> list[float]:
     return [float(Fraction(count, safe)) for count in layouts]
 
 
-def number_chances(board: Board, weights: Weights | None = None) -> list[list[Chances]]:
-    """For every cell (H lists of W), the chances of the number it shows if safe.
+def number_chances(
+    board: Board, weights: Weights | None = None, seconds: float | None = None
+) -> tuple[list[list[Chances]], bool]:
+    """For every cell (H lists of W), the chances of the number it shows if safe, and
+    whether every cell was weighed.
 
     :param weights: ``count_position(board, any_count=True)`` when the caller has it.
+    :param seconds: a time budget: the cells not reached by then are left ``None``
+        and the second value is false (a large board on the exact engine).
     :raises InconsistentBoardError: when no layout fits the position.
     """
+    deadline = None if seconds is None else time.monotonic() + seconds
     if weights is None:
         weights = count_position(board, any_count=True)
     width, height = board.width, board.height
@@ -87,9 +94,13 @@ def number_chances(board: Board, weights: Weights | None = None) -> list[list[Ch
     cache: dict = {}
     shapes: dict[tuple[int, int], list[float]] = {}
     found: list[Chances] = [None] * (width * height)
+    complete = True
     for cell, value in enumerate(flat):
         if value != COVERED or weights.mine_weight.get(cell) == weights.layouts:
             continue
+        if deadline is not None and time.monotonic() > deadline:
+            complete = False
+            break
         shape = _isolated_shape(flat, cell, width, height)
         if shape is not None and shape in shapes:
             found[cell] = shapes[shape]
@@ -100,4 +111,4 @@ def number_chances(board: Board, weights: Weights | None = None) -> list[list[Ch
         if shape is not None:
             shapes[shape] = chances
         found[cell] = chances
-    return [found[y * width : (y + 1) * width] for y in range(height)]
+    return [found[y * width : (y + 1) * width] for y in range(height)], complete
