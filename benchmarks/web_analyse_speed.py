@@ -5,8 +5,10 @@ positions are ``guess_speed.py``'s (seeded expert games after 0-9 lowest-probabi
 guesses). Each is timed three ways: the function behind the route, server-side
 (:func:`~semiautomines_agents.web.analyse.analyse_request`); a request through HTTP on
 loopback to uvicorn serving the app in this process; and 20 clients posting at once
-(every answer must be a 200). The last line says whether the compiled kernels
-answered (they do once ``python -m minesweep_env.compiled`` has warmed them).
+(every answer must be a 200). Server-side timings come with the CPU time of the
+thread, which other work on a busy machine does not inflate. The last lines say
+whether the compiled kernels answered (they do once ``python -m minesweep_env.compiled``
+has warmed them) and the machine's load.
 
     python benchmarks/web_analyse_speed.py --positions 24
 """
@@ -14,6 +16,7 @@ answered (they do once ``python -m minesweep_env.compiled`` has warmed them).
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import statistics
 import sys
@@ -95,8 +98,15 @@ def main() -> None:
         analyse_request(body)
     rows = []
     for name, bodies, repeat in (("no advice", plain, args.repeat), ("search advice", advised, 1)):
-        seconds = [s for b in bodies for s in timed(lambda b=b: analyse_request(b), repeat)]
+        seconds, cpu = [], []
+        for body in bodies:
+            for _ in range(repeat):
+                start, start_cpu = time.perf_counter(), time.thread_time()
+                analyse_request(body)
+                seconds.append(time.perf_counter() - start)
+                cpu.append(time.thread_time() - start_cpu)
         rows.append(f"server-side  {name:<14} n={len(seconds):<4} {percentiles(seconds)}")
+        rows.append(f"  (its CPU)  {name:<14} n={len(cpu):<4} {percentiles(cpu)}")
     server, url = serve_in_thread()
     try:
         with httpx.Client(timeout=120) as client:
@@ -120,6 +130,7 @@ def main() -> None:
         server.should_exit = True
     print("\n".join(rows))
     print(f"compiled kernels answered: {compiled.ready()}")
+    print(f"load average (1, 5, 15 min): {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 if __name__ == "__main__":
