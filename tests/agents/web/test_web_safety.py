@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -180,3 +181,40 @@ def test_a_slow_analysis_does_not_block_a_fast_one_and_20_clients_get_answers():
             assert [status for _, status in answers] == [200] * 20
 
     asyncio.run(scenario())
+
+
+_query_value = st.text(max_size=12) | st.integers(-5, 2**70).map(str)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["agent", "board", "seed", "game", "rules", "first_click", "x"]),
+        _query_value,
+        max_size=5,
+    )
+)
+def test_fuzzed_watch_queries_answer_json_or_a_stream(client, query):
+    query = {**query, "board": query.get("board", "3x3x1")}
+    if "board" in query and query["board"] in ("beginner", "intermediate", "expert"):
+        query["board"] = "3x3x1"  # a whole game is not what this test measures
+    with client.stream("GET", "/api/watch", params=query) as answer:
+        assert answer.status_code < 500
+        if answer.headers["content-type"].startswith("text/event-stream"):
+            assert "event: end" in "".join(answer.iter_text())
+        else:
+            answer.read()
+            assert isinstance(answer.json()["error"], str)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(run=st.text(min_size=1, max_size=12), game=_query_value, query=_query_value)
+def test_fuzzed_run_paths_answer_json_under_500(client, run, game, query):
+    run, game = quote(run, safe=""), quote(game, safe="")  # any text, as a browser sends it
+    for path, params in (
+        (f"/api/runs/{run}/games", {"result": query, "min_guesses": query}),
+        (f"/api/runs/{run}/games/{game}", {}),
+    ):
+        answer = client.get(path, params=params)
+        assert answer.status_code < 500
+        assert isinstance(answer.json(), dict)
