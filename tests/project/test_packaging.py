@@ -64,6 +64,7 @@ def test_the_agents_add_their_commands_to_the_command_line():
         "guess": "semiautomines_agents.commands.guess",
         "replay": "semiautomines_agents.commands.replay",
         "review": "semiautomines_agents.commands.review",
+        "serve": "semiautomines_agents.commands.serve",
         "train": "semiautomines_agents.commands.train",
         "watch": "semiautomines_agents.commands.watch",
     }
