@@ -57,7 +57,7 @@ def detect(data: bytes, path: str | Path) -> FileKind:
     text = _plain_text(data)
     if mbf_shaped(data) and (named_binary or not text):
         return FileKind.BOARD_FILE
-    if text:
+    if text and (data.strip() or not named_binary):  # an empty .mbf is a truncated one
         return FileKind.TEXT
     if named_binary:
         return FileKind.BOARD_FILE

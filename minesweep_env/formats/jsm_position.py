@@ -49,6 +49,8 @@ def is_jsm_position(text: str) -> bool:
 def _read(text: str, source: str) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
     """(cells as characters, mine marks, mines, header line, file line of each row)."""
     lines = numbered_lines(text)
+    while lines and not lines[-1][1].strip():  # blank lines at the end are no rows
+        lines.pop()
     start = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
     if start is None:
         raise MapFormatError("empty file: expected a 'WIDTHxHEIGHTxMINES' header", source, 1)
