@@ -37,7 +37,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
     return {name: tmp_path / name for name in made}
 
 
-@pytest.mark.parametrize("command", ["guess", "probabilities"])
+@pytest.mark.parametrize("command", ["guess", "probabilities", "deduce"])
 def test_jsm_position_text_is_a_position_for_the_analysis_commands(files, command):
     done = run(command, str(files["position.mine"]), "--json")
     assert done.returncode == 0, done.stderr
@@ -127,3 +127,19 @@ def test_generate_refuses_a_board_the_format_cannot_hold(tmp_path):
     )  # fmt: skip
     assert_one_line_error(done, "255x255")
     assert not out.exists()
+
+
+def test_play_takes_a_board_file_and_names_a_jsm_position_as_a_position(files, tmp_path):
+    from minesweep_env.cli.errors import CliError
+    from minesweep_env.cli.play import _load_map
+
+    assert _load_map(files["board.abf"]).mine_count == 3
+    with pytest.raises(CliError, match="this is a position"):
+        _load_map(files["position.mine"])
+
+
+def test_watch_plays_a_board_file_into_a_gif(files, tmp_path):
+    gif = tmp_path / "game.gif"
+    done = run("watch", str(files["board.mbf"]), "--agent", "greedy", "--gif", str(gif))
+    assert done.returncode == 0, done.stderr
+    assert gif.read_bytes()[:3] == b"GIF"

@@ -47,16 +47,16 @@ EXPECTED = np.array(
     [[True, False, False, True], [False, False, False, False], [False, True, False, False]]
 )
 
-# JSMinesweeper's "Download position" text of an 8x8 board with 10 mines, two flagged,
-# the rest covered ('H'); and the same board after a lost game, every mine shown
-# ('F' flagged, '?' not): then it carries the whole layout.
+# JSMinesweeper's "Download position" text of an 8x8 board with 10 mines, after one
+# opening and the flags logic proves ('H' covered); and a 4x3 board after a lost game,
+# every mine shown ('F' flagged, '?' not): then it carries the whole layout.
 JSM_POSITION = """8x8x10
+HH100000
+HH223210
+H12FFF31
+HHHHHFHH
 HHHHHHHH
 HHHHHHHH
-HF211HHH
-H2100HHH
-H1000FHH
-H1000HHH
 HHHHHHHH
 HHHHHHHH
 """
@@ -145,9 +145,9 @@ def test_jsm_position_text_reads_as_a_position(tmp_path):
     path.write_text(JSM_POSITION)
     board = load_board(path)
     assert (board.width, board.height, board.total_mines) == (8, 8, 10)
-    assert board.grid[2, 1] == FLAGGED and board.grid[4, 5] == FLAGGED
-    assert board.grid[2, 2] == 2 and board.grid[3, 3] == 0
-    assert board.grid[0, 0] == COVERED
+    assert board.grid[2, 3] == FLAGGED and board.grid[3, 5] == FLAGGED
+    assert board.grid[1, 2] == 2 and board.grid[0, 3] == 0
+    assert board.grid[0, 0] == COVERED and board.flag_count == 4
     assert parse_board(format_jsm_position(board)).grid.tolist() == board.grid.tolist()
 
 
@@ -163,7 +163,7 @@ def test_jsm_text_that_marks_every_mine_is_also_a_map(tmp_path):
 def test_jsm_text_with_mines_missing_is_a_position_not_a_map(tmp_path):
     path = tmp_path / "partial.mine"
     path.write_text(JSM_POSITION)
-    with pytest.raises(MapFormatError, match=r"partial.mine:1: marks 2 of the header's 10"):
+    with pytest.raises(MapFormatError, match=r"partial.mine:1: marks 4 of the header's 10"):
         load_layout(path)
 
 
