@@ -20,6 +20,7 @@ as ``.mbf`` reads as text.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from pathlib import Path
 
@@ -41,24 +42,35 @@ MAP_SUFFIXES = (".txt", ".mine", *BOARD_FILE_SUFFIXES)
 positions that carry every mine (``.mine``) and board files."""
 
 
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Bytes no text map holds: ASCII control characters other than tab, newline and CR."""
+
+
 def _plain_text(data: bytes) -> bool:
-    if b"\x00" in data:
+    if _CONTROL_BYTES.search(data):
         return False
     try:
-        text = data.decode("utf-8-sig")
+        data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return False
-    return all(c.isprintable() or c.isspace() for c in text)
+    return True
 
 
 def detect(data: bytes, path: str | Path) -> FileKind:
-    """The kind of ``data`` read from ``path`` (see the module docstring for the rule)."""
+    """The kind of ``data`` read from ``path`` (see the module docstring for the rule).
+
+    Text is only examined when the extension and the shape disagree, so a large
+    text map costs one length check here.
+    """
     named_binary = Path(path).suffix.lower() in BOARD_FILE_SUFFIXES
+    shaped = mbf_shaped(data)
+    if shaped and named_binary:
+        return FileKind.BOARD_FILE
+    if not shaped and not named_binary:
+        return FileKind.TEXT  # the text readers say what is wrong with anything else
     text = _plain_text(data)
-    if mbf_shaped(data) and (named_binary or not text):
-        return FileKind.BOARD_FILE
-    if text and (data.strip() or not named_binary):  # an empty .mbf is a truncated one
-        return FileKind.TEXT
-    if named_binary:
-        return FileKind.BOARD_FILE
-    return FileKind.TEXT
+    if shaped:  # a board file's shape under another name: content decides
+        return FileKind.TEXT if text else FileKind.BOARD_FILE
+    # named .mbf/.abf without a board file's shape: text if it is text (an empty
+    # file is a truncated board file), else a broken board file
+    return FileKind.TEXT if text and data.strip() else FileKind.BOARD_FILE
