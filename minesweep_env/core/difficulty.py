@@ -112,15 +112,16 @@ def measure(mines: np.ndarray) -> Difficulty:
     )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)  # a few hundred bytes an entry
 def _measure_packed(height: int, width: int, packed: bytes) -> Difficulty:
     bits = np.unpackbits(np.frombuffer(packed, dtype=np.uint8))[: height * width]
     return measure(bits.astype(bool).reshape(height, width))
 
 
 def layout_difficulty(mines: np.ndarray) -> Difficulty:
-    """:func:`measure`, remembered for the last layouts seen: a map played thousands
-    of times is measured once (the first-click policy rarely changes it)."""
+    """:func:`measure`, remembered for the last 4,096 layouts seen: a map played
+    thousands of times is measured once (the first-click policy rarely changes it), and
+    so is a seeded layout that several agents of a run play in the same process."""
     mines = np.asarray(mines, dtype=bool)
     height, width = mines.shape
     return _measure_packed(height, width, np.packbits(mines.reshape(-1)).tobytes())
