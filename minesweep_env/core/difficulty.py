@@ -94,7 +94,8 @@ def zini(mines: np.ndarray) -> int | None:
     import ms_toollib
 
     board = np.where(mines, -1, adjacent_mine_counts(mines)).astype(np.int64).tolist()
-    return int(ms_toollib.cal_zini(board))
+    # 1.5.20 takes the board only; its type stub still lists the older loop_count.
+    return int(ms_toollib.cal_zini(board))  # type: ignore[call-arg]
 
 
 def measure(mines: np.ndarray) -> Difficulty:
