@@ -20,7 +20,7 @@ With ``--peers`` it times instead, per level, ``--positions`` of these
 positions (spread evenly over the games played) the way JSMinesweeper's engine
 was timed: a warm-up pass over all positions, then per position the median of
 ``--repeat`` runs, interleaved per position with the peers run live in the same
-run: ``ms-toollib``'s ``cal_probability_onboard`` in this process (bench extra)
+run: ``ms-toollib``'s ``cal_probability_onboard`` in this process (a regular dependency)
 and JSMinesweeper's engine under node (``--jsminesweeper DIR``, a checkout). It
 prints the median and p99 per engine and checks on a sample that the three
 agree on every covered cell's probability.

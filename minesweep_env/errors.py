@@ -15,18 +15,34 @@ class MapFormatError(ValueError):
     """A map or board file (or string) that cannot be read.
 
     The message always names the source, the line and the problem, in the
-    ``source:line: problem`` form compilers use, so editors can jump to it.
+    ``source:line: problem`` form compilers use, so editors can jump to it. A
+    binary file has no lines: its problems are placed by byte offset instead,
+    ``source: byte N: problem``.
 
     :param problem: what is wrong, in words a user understands.
     :param source: the file path, or ``"<string>"`` for parsed text.
     :param line: 1-based line number, or ``None`` when the problem is the whole file.
+    :param byte: 0-based offset in a binary file (used when ``line`` is ``None``).
     """
 
-    def __init__(self, problem: str, source: str | Path = "<string>", line: int | None = None):
+    def __init__(
+        self,
+        problem: str,
+        source: str | Path = "<string>",
+        line: int | None = None,
+        *,
+        byte: int | None = None,
+    ):
         self.problem = problem
         self.source = str(source)
         self.line = line
-        where = self.source if line is None else f"{self.source}:{line}"
+        self.byte = byte
+        if line is not None:
+            where = f"{self.source}:{line}"
+        elif byte is not None:
+            where = f"{self.source}: byte {byte}"
+        else:
+            where = self.source
         super().__init__(f"{where}: {problem}")
 
 

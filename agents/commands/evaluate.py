@@ -70,12 +70,16 @@ examples:
       --backend ray --ray-address HEAD:6379     # on a Ray cluster (pip install '.[ray]')
 
 Boards: beginner, intermediate, expert, or WIDTHxHEIGHTxMINES (e.g. 8x8x10); "none" for
-no board. Maps: files or folders of *.txt maps; a folder whose maps share one size is one
-row (a suite); "none" for no map. Default: no map (give --maps maps for the prepared ones).
+no board. Maps: files or folders of maps (*.txt; MinesweeperX .mbf, Arbiter .abf and
+JSMinesweeper .mine boards too, the format told by content); a folder whose maps share
+one size is one row (a suite); "none" for no map. Default: no map (give --maps maps for
+the prepared ones).
 The first click on a map is the agent's unless NAME.start beside it fixes it (no-guess
 maps). A deterministic agent plays each map once; others play --games games per map row.
 Every run goes to a new folder OUT/run-YYYYmmdd-HHMMSS: results.json, results.csv,
-results.md (also printed), win_rates.png, games.csv (every game's outcome), run.json;
+results.md (its table also printed; each row's mean 3BV, a win-rate-by-3BV table),
+win_rates.png, win_rate_by_bbbv.png, games.csv (every game's outcome and its layout's
+3BV, ZiNi, openings and islands, after the first click), run.json;
 with --save-games also games.jsonl (every game's layout and moves, for `replay`);
 --evf DIR also writes each game as a Metasweeper .evf replay in DIR (nominal timing).
 With --baseline, rows also carry the paired difference against that agent on the same

@@ -57,7 +57,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("map", nargs="?", metavar="MAP", help="map file (IOCCC or x/o grid)")
+    parser.add_argument(
+        "map",
+        nargs="?",
+        metavar="MAP",
+        help="map file (IOCCC, x/o grid, .mbf, .abf or JSMinesweeper text)",
+    )
     parser.add_argument(
         "--agent", default="search", help="who plays, settings included (default search)"
     )

@@ -21,6 +21,7 @@ from typing import Any
 
 from minesweep_env.fileio import atomic_write
 
+from .difficulty_table import DIFFICULTY_KEYS, difficulty_cells
 from .stats import Z_95, GameRecord
 
 PAIRED_KEYS = (
@@ -34,9 +35,21 @@ PAIRED_KEYS = (
 )
 """Columns a run with ``--baseline`` adds to results.csv and results.json."""
 
-GAME_KEYS = ("agent", "board", "game", "won", "guesses", "safe_opened", "seconds", "invalid")
+GAME_KEYS = (
+    "agent",
+    "board",
+    "game",
+    "won",
+    "guesses",
+    "safe_opened",
+    "seconds",
+    "invalid",
+    *DIFFICULTY_KEYS,
+)
 """Columns of games.csv, one row per game played; ``game`` is the game's number in the
-run, the same key as in games.jsonl (``replay --game K``)."""
+run, the same key as in games.jsonl (``replay --game K``). The difficulty columns come
+last (3BV, ZiNi, openings, islands of the layout after the first click; empty when not
+measured), so readers of the earlier columns are unaffected."""
 
 
 def game_number(row: Mapping[str, str]) -> int:
@@ -126,5 +139,6 @@ def write_games(records: dict[tuple[str, str], list[GameRecord]], path: Path) ->
                         f"{r.safe_opened:.6f}",
                         f"{r.seconds:.6f}",
                         int(r.invalid),
+                        *difficulty_cells(r.difficulty),
                     ]
                 )

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from minesweep_env import STANDARD_BOARDS
+from minesweep_env.core.difficulty import layout_difficulty
 from minesweep_env.envs import ENV_ID
 
 from ..base import Agent
@@ -103,6 +104,9 @@ def _record(index: int, info: dict, game: Any, seconds: float, invalid: bool) ->
         safe_opened=opened / safe_cells if safe_cells else 1.0,
         seconds=seconds,
         invalid=invalid,
+        # After the first click: the layout the game was played on (measured after the
+        # clock stops, so a game's speed is the agent's and the env's alone).
+        difficulty=layout_difficulty(game.layout.mines),
     )
 
 

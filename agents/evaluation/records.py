@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from minesweep_env import MineLayout
+from minesweep_env.core.difficulty import Difficulty
 
 from .targets import Target
 
@@ -86,6 +87,9 @@ class GameRecord:
     """The agent chose an invalid action (the game was stopped and counts as lost)."""
     saved: SavedGame | None = None
     """The layout and moves, to replay the game (``evaluate --save-games`` only)."""
+    difficulty: Difficulty | None = None
+    """3BV, ZiNi, openings and islands of the layout the game was played on, after
+    the first-click policy moved any mine (``None`` for games read back from files)."""
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""Writing a run down: results.json, results.csv, results.md, win_rates.png and
-games.csv (every game's outcome) in a new folder, so no run ever overwrites another."""
+"""Writing a run down: results.json, results.csv, results.md, win_rates.png,
+win_rate_by_bbbv.png and games.csv (every game's outcome and its layout's
+difficulty) in a new folder, so no run ever overwrites another."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from minesweep_env.fileio import atomic_write, write_text
 
+from .difficulty_table import bbbv_table, plot_bbbv
 from .paired import PAIRED_KEYS, write_games
 from .records import Run
 
@@ -37,8 +39,10 @@ RECORD_KEYS = (
     "first_click",
     "seed",
     "agent_detail",
+    "mean_bbbv",
 )
-"""Column order of results.csv (results.json records carry the same keys)."""
+"""Column order of results.csv (results.json records carry the same keys);
+``mean_bbbv`` is the mean 3BV of the layouts played, after the first click."""
 
 
 def new_run_folder(out: str | Path) -> Path:
@@ -61,17 +65,18 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     """The results as a GitHub markdown table (win rates in percent)."""
     lines = [
         "| agent | board | size | games | win rate | 95% CI "
-        "| guesses/game | safe opened | games/s |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        "| guesses/game | safe opened | games/s | mean 3BV |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         size = f"{row['width']}x{row['height']}/{row['mines']}"
+        bbbv = "-" if row.get("mean_bbbv") is None else f"{row['mean_bbbv']:.1f}"
         lines.append(
             f"| {row['agent']} | {row['board']} | {size} | {row['games']} "
             f"| {100 * row['win_rate']:.1f}% "
             f"| {_interval(row)} "
             f"| {row['mean_guesses']:.2f} | {100 * row['mean_safe_opened']:.1f}% "
-            f"| {row['games_per_s']:.1f} |"
+            f"| {row['games_per_s']:.1f} | {bbbv} |"
         )
     return "\n".join(lines)
 
@@ -207,6 +212,7 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
         "csv": folder / "results.csv",
         "markdown": folder / "results.md",
         "plot": folder / "win_rates.png",
+        "bbbv_plot": folder / "win_rate_by_bbbv.png",
         "games": folder / "games.csv",
         "run": folder / "run.json",
     }
@@ -230,14 +236,22 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
     maps = maps_section(rows)
     maps = f"\n{maps}\n" if maps else ""
     versus = f"\n{paired_table(rows)}\n" if paired else ""
+    by_bbbv = bbbv_table(run.records)
+    by_bbbv = f"\n{by_bbbv}\n" if by_bbbv else ""
     write_text(
         paths["markdown"],
-        f"{title}\n\n{markdown_table(rows)}\n{versus}{status}{maps}\n`{command}`\n",
+        f"{title}\n\n{markdown_table(rows)}\n{versus}{status}{maps}{by_bbbv}\n`{command}`\n",
     )
     if rows:
         plot(rows, paths["plot"], title if not status else title + " (partial)")
     else:
         paths.pop("plot")
+    by_bbbv_title = (
+        f"Win rate by 3BV (bars: 95% Wilson interval)\nrule set {settings.rule_set}, "
+        f"first click {settings.first_click}, seed {settings.seed}"
+    )
+    if not plot_bbbv(run.records, paths["bbbv_plot"], by_bbbv_title):
+        paths.pop("bbbv_plot")
     write_text(
         paths["run"],
         json.dumps(

@@ -48,4 +48,12 @@ def summarise(records: list[GameRecord]) -> dict[str, float | int]:
         "mean_safe_opened": sum(r.safe_opened for r in records) / games if games else 0.0,
         "games_per_s": games / seconds if seconds > 0 else 0.0,
         "invalid_actions": sum(r.invalid for r in records),
+        "mean_bbbv": mean_bbbv(records),
     }
+
+
+def mean_bbbv(records: list[GameRecord]) -> float | None:
+    """Mean 3BV of the games' layouts (after the first click); ``None`` when no game
+    carries its difficulty."""
+    values = [r.difficulty.bbbv for r in records if r.difficulty is not None]
+    return sum(values) / len(values) if values else None

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from minesweep_env import MapFormatError, load_layout
 from minesweep_env.core.board_spec import parse_board_spec
+from minesweep_env.formats import MAP_SUFFIXES
 from minesweep_env.generation import load_start
 
 
@@ -64,7 +65,8 @@ def _display(path: Path) -> str:
 
 
 def map_targets(paths: list[str | Path]) -> list[Target]:
-    """Targets for map files and folders (folders are searched for ``*.txt``).
+    """Targets for map files and folders (folders are searched for map files:
+    ``*.txt``, ``*.mine``, ``*.mbf``, ``*.abf``).
 
     Every map is read now, so an unreadable one stops the run before it starts.
 
@@ -77,9 +79,13 @@ def map_targets(paths: list[str | Path]) -> list[Target]:
         if path.is_file():
             targets.extend(_targets_of_folder(path.parent, [path]))
         elif path.is_dir():
-            files = sorted(path.rglob("*.txt"))
+            files = sorted(
+                p for p in path.rglob("*") if p.suffix.lower() in MAP_SUFFIXES and p.is_file()
+            )
             if not files:
-                raise FileNotFoundError(f"{path}: no *.txt map files in this folder")
+                raise FileNotFoundError(
+                    f"{path}: no map files ({', '.join(MAP_SUFFIXES)}) in this folder"
+                )
             by_folder: dict[Path, list[Path]] = {}
             for file in files:
                 by_folder.setdefault(file.parent, []).append(file)

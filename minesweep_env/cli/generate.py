@@ -1,4 +1,5 @@
-"""``semiautomines generate``: write random maps, or no-guess maps, in the IOCCC format."""
+"""``semiautomines generate``: write random maps, or no-guess maps, in the IOCCC format
+or as MinesweeperX board files (``--format mbf``) that other Minesweeper tools open."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import numpy as np
 from tqdm import tqdm
 
 from ..core.board_spec import size_problem
-from ..fileio import write_text
-from ..formats import format_ioccc, format_start, start_path
+from ..core.layout import MineLayout
+from ..fileio import write_bytes, write_text
+from ..formats import format_ioccc, format_mbf, format_start, start_path
+from ..formats.mbf import MAX_MINES as MBF_MAX_MINES
+from ..formats.mbf import MAX_SIDE as MBF_MAX_SIDE
 from ..generation.no_guess import (
     METHODS,
     check_fits,
@@ -28,6 +32,8 @@ from .stopping import interrupts_held
 
 MAX_COUNT = 100_000
 """Most maps one run writes: the names are listed (and checked free) before the first."""
+FORMATS = {"ioccc": ".txt", "mbf": ".mbf"}
+"""``--format`` choices and the extension of the files each writes."""
 MAX_DRAWS = 10_000
 """Enough for the standard boards by far (expert: about 7 draws per map with rejection)."""
 
@@ -54,13 +60,17 @@ dense boards, slightly biased (measured in benchmarks/generate.py).
 Without --no-guess, layouts are uniform over all layouts; with --start, over
 those whose start cell and neighbours are mine-free (the start file is written).
 
+--format mbf writes PREFIX-NNN.mbf instead: MinesweeperX's board file, which
+JSMinesweeper and other community tools open (at most 255x255 cells and 65535
+mines; the start cell stays in PREFIX-NNN.start, which those tools ignore).
+
 exit status: 0 maps written, 2 bad input or a name already taken (one line)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "generate",
-        help="write random or no-guess maps (IOCCC format)",
+        help="write random or no-guess maps (IOCCC format, or .mbf board files)",
         description="Write maps in the IOCCC format, optionally solvable without guessing.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -98,6 +108,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--prefix", help="file name prefix (default: board name or WxH-M)")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
     parser.add_argument("--json", action="store_true", help="list the maps written as JSON")
+    parser.add_argument(
+        "--format",
+        choices=tuple(FORMATS),
+        default="ioccc",
+        help="file format of the maps: ioccc (text, default) or mbf (MinesweeperX board file)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -143,9 +159,15 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(error)) from None
     elif start is not None and not (0 <= start[0] < width and 0 <= start[1] < height):
         raise CliError(f"start cell ({start[0]}, {start[1]}) is outside the {width}x{height} board")
+    if args.format == "mbf" and (max(width, height) > MBF_MAX_SIDE or mines > MBF_MAX_MINES):
+        raise CliError(
+            f"--format mbf holds boards up to {MBF_MAX_SIDE}x{MBF_MAX_SIDE} with at most "
+            f"{MBF_MAX_MINES} mines, not {width}x{height} with {mines}"
+        )
     if args.out.exists() and not args.out.is_dir():
         raise CliError(f"{args.out}: exists and is not a folder")
-    paths = [args.out / f"{prefix}-{i:03d}.txt" for i in range(args.count)]
+    suffix = FORMATS[args.format]
+    paths = [args.out / f"{prefix}-{i:03d}{suffix}" for i in range(args.count)]
     for path in paths:
         for taken in (path, start_path(path)) if start else (path,):
             if taken.exists():
@@ -180,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise CliError(f"{args.out}: cannot create folder: {error.strerror or error}") from None
         with interrupts_held():  # a map is written with its start file, or not at all
-            _write_new(path, format_ioccc(layout))
+            _write_new(path, _map_file(layout, args.format))
             if start is not None:
                 _write_new(start_path(path), format_start(start))
                 record["start"] = list(start)
@@ -203,11 +225,19 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write_new(path: Path, text: str) -> None:
+def _map_file(layout: MineLayout, file_format: str) -> str | bytes:
+    """The map in ``--format``: IOCCC text or MinesweeperX board-file bytes."""
+    return format_mbf(layout) if file_format == "mbf" else format_ioccc(layout)
+
+
+def _write_new(path: Path, content: str | bytes) -> None:
     """Write a file that must not exist yet (another process may have made it since),
     whole or not at all."""
     try:
-        write_text(path, text, exclusive=True)
+        if isinstance(content, bytes):
+            write_bytes(path, content, exclusive=True)
+        else:
+            write_text(path, content, exclusive=True)
     except FileExistsError:
         raise CliError(f"{path}: already exists; nothing written over it") from None
     except OSError as error:

@@ -61,7 +61,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("map", nargs="?", metavar="MAP", help="map file (IOCCC or x/o grid)")
+    parser.add_argument(
+        "map",
+        nargs="?",
+        metavar="MAP",
+        help="map file (IOCCC, x/o grid, .mbf, .abf or JSMinesweeper text)",
+    )
     parser.add_argument(
         "--rule-set",
         default="endoh",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..core.board import Board
 from ..errors import InconsistentBoardError
-from ..formats import parse_board
-from ..formats.source import numbered_lines, read_text
+from ..formats import is_jsm_position, parse_board, read_position_text
+from ..formats.source import numbered_lines
 from .errors import CliError
 
 
@@ -23,7 +23,7 @@ class PositionFile:
 
     def __init__(self, path: str, mines: int | None = None):
         self.path = path
-        self.text = read_text(path)
+        self.text = read_position_text(path)
         self.board: Board = parse_board(self.text, path)
         if mines is not None:
             cells = self.board.width * self.board.height
@@ -32,8 +32,11 @@ class PositionFile:
             self.board.total_mines = mines
 
     def row_line(self, y: int) -> int:
-        """1-based file line of board row ``y`` (the reader skips blank lines)."""
+        """1-based file line of board row ``y`` (the position reader skips blank lines;
+        JSMinesweeper's rows follow its header line by line)."""
         lines = [n for n, line in numbered_lines(self.text) if line.strip()]
+        if is_jsm_position(self.text):
+            return lines[0] + 1 + y
         return lines[1:][y]
 
     def inconsistent(self, error: InconsistentBoardError) -> CliError:

@@ -69,7 +69,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "board", metavar="BOARD", help="position file (a player's view: ? covered, ! flag, digits)"
+        "board",
+        metavar="BOARD",
+        help="position file (a player's view: ? covered, ! flag, digits; "
+        "or JSMinesweeper's position text)",
     )
     parser.add_argument(
         "--mines",

@@ -1,8 +1,9 @@
 """Map sources for the env: which layout files a ``maps=`` argument names.
 
 A map is a layout file in any format :func:`minesweep_env.load_layout` reads.
-``maps`` may be one file, one folder (every ``*.txt`` file directly in it, in
-sorted order, as every map tool of the project reads a folder) or a list of
+``maps`` may be one file, one folder (every map file directly in it:
+``*.txt``, ``*.mine``, ``*.mbf``, ``*.abf``, in sorted order, as every map
+tool of the project reads a folder) or a list of
 files and folders. All maps are read when the env is made, so a bad file fails
 at once with its name and line, not in the middle of training.
 
@@ -21,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.layout import MineLayout
-from ..formats import load_layout, load_start
+from ..formats import MAP_SUFFIXES, load_layout, load_start
 
 MapSource = str | Path | Iterable[str | Path]
-"""A map file, a folder of ``*.txt`` maps, or a list of either."""
+"""A map file, a folder of map files, or a list of either."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Map:
 
 
 def map_paths(maps: MapSource) -> list[Path]:
-    """The map files named by ``maps``, folders expanded to their ``*.txt`` files.
+    """The map files named by ``maps``, folders expanded to their map files.
 
     :raises ValueError: when ``maps`` names no file at all, or a folder holds no map.
     :raises minesweep_env.MapFormatError: for a path that does not exist.
@@ -53,9 +54,11 @@ def map_paths(maps: MapSource) -> list[Path]:
     for source in sources:
         path = Path(source)
         if path.is_dir():
-            found = sorted(p for p in path.glob("*.txt") if p.is_file())
+            found = sorted(
+                p for p in path.iterdir() if p.suffix.lower() in MAP_SUFFIXES and p.is_file()
+            )
             if not found:
-                raise ValueError(f"{path}: folder holds no *.txt map files")
+                raise ValueError(f"{path}: folder holds no map files ({', '.join(MAP_SUFFIXES)})")
             paths.extend(found)
         else:
             paths.append(path)  # load_layout reports a missing file with its name

@@ -19,11 +19,9 @@ the IOCCC format; the cap stops a reader from swallowing ``/dev/zero`` or a
 stray disk image."""
 
 
-def read_text(path: str | Path) -> str:
-    """Read a map file as UTF-8 text, turning every I/O problem into a MapFormatError.
-
-    A UTF-8 byte order mark (as some Windows editors write) is dropped.
-    """
+def read_bytes(path: str | Path) -> bytes:
+    """Read a map or position file's bytes (at most :data:`MAX_FILE_BYTES`), turning
+    every I/O problem into a MapFormatError. Nothing larger is ever read into memory."""
     try:
         path = Path(path)
         with path.open("rb") as handle:
@@ -40,13 +38,27 @@ def read_text(path: str | Path) -> str:
         raise MapFormatError(f"not a usable file name ({error})", repr(path)) from None
     if len(data) > MAX_FILE_BYTES:
         raise MapFormatError(f"file is larger than {MAX_FILE_BYTES:,} bytes", path)
+    return data
+
+
+def decode_text(data: bytes, path: str | Path) -> str:
+    """``data`` as UTF-8 text; a UTF-8 byte order mark (as some Windows editors
+    write) is dropped. NUL bytes or invalid UTF-8 are a MapFormatError."""
     if b"\x00" in data:
-        raise MapFormatError("binary data, not a text map", path)
+        raise MapFormatError("binary data, not a text map nor a .mbf/.abf board file", path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise MapFormatError("not valid UTF-8 text", path, line) from None
+
+
+def read_text(path: str | Path) -> str:
+    """Read a map file as UTF-8 text, turning every I/O problem into a MapFormatError.
+
+    A UTF-8 byte order mark (as some Windows editors write) is dropped.
+    """
+    return decode_text(read_bytes(path), path)
 
 
 def shown(text: str, limit: int = 40) -> str:

@@ -112,7 +112,7 @@ def test_map_targets_reject_missing_paths_and_bad_maps(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such map file or folder"):
         map_targets([tmp_path / "absent.txt"])
     (tmp_path / "empty").mkdir()
-    with pytest.raises(FileNotFoundError, match="no \\*.txt map files"):
+    with pytest.raises(FileNotFoundError, match="no map files \\(.txt, .mine, .mbf, .abf\\)"):
         map_targets([tmp_path / "empty"])
     bad = tmp_path / "bad.txt"
     bad.write_text("3 3 2\n0 1 2\n")

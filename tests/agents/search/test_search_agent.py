@@ -287,7 +287,8 @@ def test_evaluate_with_a_baseline_reports_paired_differences_and_every_game(tmp_
     records = json.loads((folder / "results.json").read_text())
     assert [r["agent"] for r in records] == ["search", "greedy"]  # the baseline is played
     lines = (folder / "games.csv").read_text().splitlines()
-    assert lines[0] == "agent,board,game,won,guesses,safe_opened,seconds,invalid"
+    header = "agent,board,game,won,guesses,safe_opened,seconds,invalid"
+    assert lines[0] == header + ",bbbv,zini,openings,islands"  # difficulty appended last
     assert len(lines) == 1 + 16
     wins = {}
     for line in lines[1:]:
