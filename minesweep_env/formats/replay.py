@@ -31,11 +31,12 @@ from pathlib import Path
 import numpy as np
 
 from ..core.board_spec import size_problem
+from ..core.difficulty import measure
 from ..core.layout import MineLayout
 from ..errors import MapFormatError
 from .replay_actions import ReplayAction, actions_of_events
 from .replay_decode import NO_MS_TOOLLIB
-from .replay_msor import figures, parse_msor
+from .replay_msor import parse_msor
 
 REPLAY_FORMATS = {
     ".avf": ("avf", "Arbiter"),
@@ -182,6 +183,7 @@ def _read_msor(source: str, data: bytes) -> HumanReplay:
         raise MapFormatError(f"{unreadable}: not UTF-8 text", source) from None
     except ValueError as error:
         raise MapFormatError(f"{unreadable}: {error}", source) from None
+    measured = measure(layout.mines)
     return HumanReplay(
         source=source,
         program="minesweeper.online",
@@ -189,7 +191,10 @@ def _read_msor(source: str, data: bytes) -> HumanReplay:
         actions=tuple(actions),
         completed=won,
         seconds=actions[-1].time if actions else 0.0,
-        **figures(layout)._asdict(),
+        bbbv=measured.bbbv,
+        zini=measured.zini or 0,
+        openings=measured.openings,
+        islands=measured.islands,
     )
 
 

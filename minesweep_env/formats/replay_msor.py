@@ -18,13 +18,12 @@ or the file is refused: a review is never made on a guessed layout.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from ..core.board_spec import size_problem
-from ..core.cells import adjacent_mine_counts, neighbour_table
+from ..core.cells import adjacent_mine_counts
 from ..core.layout import MineLayout
 from .replay_actions import ActionKind, ReplayAction
 
@@ -118,30 +117,6 @@ def _check(mines: np.ndarray, shown: _Shown, total: int) -> None:
             raise ValueError(f"cell ({x}, {y}) shows {value}, which no rebuilt layout explains")
 
 
-def islands(mines: np.ndarray) -> int:
-    """Islands: groups (touching, diagonals too) of numbered cells no zero touches."""
-    height, width = mines.shape
-    numbers = adjacent_mine_counts(mines).reshape(-1)
-    flat = mines.reshape(-1)
-    around = neighbour_table(width, height)
-    lone = [
-        not flat[c] and numbers[c] > 0 and all(numbers[n] > 0 or flat[n] for n in around[c])
-        for c in range(width * height)
-    ]
-    seen = [False] * (width * height)
-    groups = 0
-    for start in range(width * height):
-        if lone[start] and not seen[start]:
-            groups += 1
-            stack, seen[start] = [start], True
-            while stack:
-                for n in around[stack.pop()]:
-                    if lone[n] and not seen[n]:
-                        seen[n] = True
-                        stack.append(n)
-    return groups
-
-
 def parse_msor(text: str) -> tuple[MineLayout, list[ReplayAction], bool]:
     """The layout, the actions and whether the game was won, from an ``.msor`` file's text.
 
@@ -170,23 +145,3 @@ def parse_msor(text: str) -> tuple[MineLayout, list[ReplayAction], bool]:
     mines = _mines(shown, width, height)
     _check(mines, shown, total)
     return MineLayout(mines), actions, shown.exploded is None
-
-
-class Figures(NamedTuple):
-    bbbv: int
-    zini: int
-    openings: int
-    islands: int
-
-
-def figures(layout: MineLayout) -> Figures:
-    """3BV, ZiNi and openings from ms-toollib, islands counted here."""
-    import ms_toollib  # type: ignore[import-not-found]  # ships no type information
-
-    board: Sequence[Sequence[int]] = np.where(layout.mines, -1, layout.numbers).tolist()
-    return Figures(
-        bbbv=int(ms_toollib.cal_bbbv(board)),
-        zini=int(ms_toollib.cal_zini(board)),
-        openings=int(ms_toollib.cal_op(board)),
-        islands=islands(layout.mines),
-    )

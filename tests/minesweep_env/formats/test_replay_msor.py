@@ -17,11 +17,11 @@ from paths import TESTS
 
 from minesweep_env import MapFormatError
 from minesweep_env.core.cells import FLAGGED
+from minesweep_env.core.difficulty import measure
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import GameState
 from minesweep_env.formats.replay import HumanReplay, read_replay
 from minesweep_env.formats.replay_actions import ReplayAction
-from minesweep_env.formats.replay_msor import islands
 from minesweep_env.formats.replay_walk import chord, final_state, new_minefield
 
 ms_toollib = pytest.importorskip("ms_toollib")
@@ -107,7 +107,7 @@ def test_a_lost_game_rebuilds_its_layout_from_the_mines_shown(tmp_path: Path) ->
 def test_islands_are_numbered_groups_no_zero_touches() -> None:
     for name in ("custom-8x11.avf", "beginner-preflags.rmv", "expert.mvf"):
         replay = read_replay(REPLAYS / name)
-        assert islands(replay.layout.mines) == replay.islands  # ms-toollib's own figure
+        assert measure(replay.layout.mines).islands == replay.islands  # ms-toollib's own figure
 
 
 def one_line(path: Path) -> str:
