@@ -81,6 +81,7 @@ export class PlayMode {
 
   /** Show a game's state: counters, smiley, data-game-state. */
   show(game) {
+    this.root.dataset.gameId = game.id;
     const state = this.$("#play-state");
     state.dataset.gameState = game.state;
     state.textContent = game.state;
