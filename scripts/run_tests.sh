@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv-test
 .venv-test/bin/python -m pip install --quiet --upgrade pip
-.venv-test/bin/python -m pip install --quiet -e '.[train,dev,ray]'
+.venv-test/bin/python -m pip install --quiet -e '.[train,dev,ray,web]'
 # Compile the probability kernels into numba's cache now, not during the first game:
 # two processes, one family of kernels each.
 .venv-test/bin/python -m minesweep_env.compiled --jobs 2

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-from typing import Any
-
-import numpy as np
 
 from minesweep_env import compiled
 from minesweep_env.cli.errors import CliError
 from minesweep_env.cli.position_input import PositionFile
-from minesweep_env.core.cells import COVERED
 from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import count_position
 
-from .. import parse_agent_name
-from ..search import Advice, SearchAgent
-from ..search.explain import Explanation, explain
+from ..search import SearchAgent
+from ..search.advice_report import (
+    NothingToProbe,
+    advice_json,
+    advice_text,
+    position_advice,
+    search_agent,
+)
+
+__all__ = ["add_parser", "advice_json", "advice_text", "run"]
 
 EXAMPLES = """\
 examples:
@@ -93,94 +94,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _agent(name: str) -> SearchAgent:
     try:
-        cls, options = parse_agent_name(name)
-        if not issubclass(cls, SearchAgent):
-            raise ValueError(f"--agent: only the search agent advises on a position, not {name!r}")
-        return cls(**options)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as error:
+        return search_agent(name)
+    except ValueError as error:
         raise CliError(str(error)) from None
-
-
-def _number(value: float | None) -> float | None:
-    return None if value is None or math.isnan(value) else value
-
-
-def advice_json(
-    advice: Advice,
-    width: int,
-    probability: float | None,
-    mines: int | None,
-    explanation: Explanation | None = None,
-    agent: SearchAgent | None = None,
-) -> dict:
-    """The advice as the ``--json`` object (with ``explanation``: what decided it, and
-    why it beats the safest cell; with ``agent``: each candidate's score)."""
-    report: dict[str, Any] = {
-        "x": advice.cell % width,
-        "y": advice.cell // width,
-        "probability": probability,
-        "reason": advice.reason,
-        "win_probability": advice.win_probability,
-        "mines": mines,
-        "candidates": [
-            {
-                "x": a.cell % width,
-                "y": a.cell // width,
-                "probability": 1.0 - a.safety,
-                "progress": a.progress,
-                "survival": a.survival,
-                "factor": a.factor,
-                "score": None if agent is None else agent.score(a),
-            }
-            for a in advice.candidates
-        ],
-    }
-    if explanation is not None:
-        report["decided_by"] = explanation.decided_by
-        report["value"] = explanation.value
-        report["why"] = explanation.why
-        report["safest"] = {
-            "x": explanation.safest % width,
-            "y": explanation.safest // width,
-            "probability": explanation.safest_probability,
-        }
-    return report
-
-
-def _score(value: float | None) -> str:
-    """A candidate's score for the table: ``dead`` for a cell that can show one number."""
-    if value is None:
-        return "-"
-    return "dead" if value < 0 else f"{value:.4f}"
-
-
-def advice_text(report: dict[str, Any], depth: int) -> str:
-    """The advice as lines for a person: the cell and what decided it, why it beats
-    the safest cell when it is another, then the candidates table."""
-    p = report["probability"]
-    chance = "no probability (the mine total is unknown)" if p is None else f"mine {p:.4f}"
-    decided = report.get("decided_by") or report["reason"]
-    lines = [f"probe ({report['x']}, {report['y']}): {decided}, {chance}"]
-    if report.get("value") is not None and report.get("reason") != "endgame":
-        lines.append(f"{decided}: {report['value']:.4f}")
-    if report["win_probability"] is not None:
-        lines.append(f"win probability with best play: {report['win_probability']:.4f}")
-    if report.get("why"):
-        lines.append(f"why this cell: {report['why']}")
-    if report["candidates"]:
-        lines += [
-            "",
-            f"{'x':>3} {'y':>3} {'mine':>7} {'progress':>9} {f'survival ({depth})':>13}"
-            f" {'50/50':>7} {'score':>7}",
-        ]
-        for c in report["candidates"]:
-            mark = " <" if (c["x"], c["y"]) == (report["x"], report["y"]) else ""
-            lines.append(
-                f"{c['x']:>3} {c['y']:>3} {c['probability']:>7.4f} {c['progress']:>9.4f} "
-                f"{c['survival']:>13.4f} {c.get('factor', 1.0):>7.4f} "
-                f"{_score(c.get('score')):>7}{mark}"
-            )
-    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -188,33 +104,12 @@ def run(args: argparse.Namespace) -> int:
     compiled.exact_only()
     agent = _agent(args.agent)
     position = PositionFile(args.board, args.mines)
-    board = position.board
     try:
-        # Counted first: an impossible position is refused as `probabilities` refuses it,
-        # whether or not a covered cell is left.
-        weights = count_position(board, any_count=True)
-        if not (board.grid == COVERED).any():
-            raise CliError(f"{args.board}: no covered cell left to probe")
-        covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
-        if all(weights.mine_weight.get(cell) == weights.layouts for cell in covered):
-            raise CliError(f"{args.board}: every covered cell is a mine: nothing left to probe")
-        advice = agent.advise(board)
-        if not advice.candidates:
-            advice = Advice(
-                advice.cell,
-                advice.reason,
-                advice.safety,
-                agent.weigh(board, weights),
-                advice.win_probability,
-            )
+        report = position_advice(agent, position.board)
+    except NothingToProbe as error:
+        raise CliError(f"{args.board}: {error}") from None
     except InconsistentBoardError as error:
         raise position.inconsistent(error) from None
-    mine = weights.mine_weight.get(advice.cell)
-    probability = None if mine is None else mine / weights.layouts
-    explanation = explain(agent, board, weights, advice)
-    report = advice_json(
-        advice, board.width, _number(probability), board.total_mines, explanation, agent
-    )
     if args.json:
         print(json.dumps(report))
     else:

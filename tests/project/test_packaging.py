@@ -63,6 +63,7 @@ def test_the_agents_add_their_commands_to_the_command_line():
         "evaluate": "semiautomines_agents.commands.evaluate",
         "guess": "semiautomines_agents.commands.guess",
         "replay": "semiautomines_agents.commands.replay",
+        "serve": "semiautomines_agents.commands.serve",
         "train": "semiautomines_agents.commands.train",
         "watch": "semiautomines_agents.commands.watch",
     }
