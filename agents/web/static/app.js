@@ -16,7 +16,8 @@ function section(name) {
   const template = document.getElementById(`${name}-template`);
   const node = template.content.firstElementChild.cloneNode(true);
   for (const select of node.querySelectorAll(".rules-select")) {
-    for (const rule of RULE_SETS) select.append(new Option(rule, rule, rule === "complete", rule === "complete"));
+    const chosen = select.dataset.default ?? "complete";
+    for (const rule of RULE_SETS) select.append(new Option(rule, rule, rule === chosen, rule === chosen));
   }
   return node;
 }

@@ -4,6 +4,7 @@
 import { renderAdvice } from "./advice.js";
 import { agents, api, guarded } from "./api.js";
 import { BoardView } from "./board.js";
+import { positionText } from "./position.js";
 import { setFace } from "./smiley.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -150,7 +151,9 @@ export class PlayMode {
     }
     if (!this.game || this.game.state !== "playing") return;
     await guarded(async () => {
-      const analysis = await api(`/api/games/${this.game.id}/hint`, { agent: null });
+      // The position as the player sees it (flags as known mines), probabilities only.
+      const board = positionText(this.board.grid(), null);
+      const analysis = await api("/api/analyse", { board, mines: this.game.mines, agent: null });
       this.board.paint(analysis);
     });
   }
