@@ -17,7 +17,7 @@ function candidateTable(advice, board) {
   for (const name of ["cell", "mine P", "progress", "survival", "50/50 factor", "score"]) {
     head.append(element("th", name, { scope: "col" }));
   }
-  table.append(element("thead")).append(head);
+  table.appendChild(element("thead")).append(head);
   const body = table.appendChild(element("tbody"));
   for (const c of advice.candidates ?? []) {
     const row = element("tr", null, { "data-x": c.x, "data-y": c.y });
