@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -29,10 +29,11 @@ from ..search import SearchAgent
 from .analyse import analyse_request, analysis
 from .errors import ApiError
 from .games import GameStore, move, new_game
-from .limits import WORK_SECONDS, WORKERS
+from .limits import MAX_WATCH_STREAMS, WORK_SECONDS, WORKERS
 from .payload import read_json, text_field
 from .runs import RunFolders, replay
 from .security import HostCheck
+from .watching import event, watch_driver, watch_request, watched_moves
 
 STATIC = Path(__file__).parent / "static"
 """The page's own files (HTML, scripts, styles, fonts): nothing comes from a CDN."""
@@ -137,6 +138,37 @@ def api_routes(work: Work, games: GameStore) -> list[Route]:
     ]
 
 
+def watch_route(work: Work, limit: int = MAX_WATCH_STREAMS) -> Route:
+    """``GET /api/watch``: one agent's game as Server-Sent Events, each move computed
+    in a worker thread; at most ``limit`` streams at once."""
+    active = [0]
+
+    async def watch(request: Request) -> Response:
+        wanted = watch_request(request.query_params)
+        if active[0] >= limit:
+            raise ApiError(503, f"already {limit} games being watched; try again later")
+        driver = await work.run(watch_driver, wanted)
+        events = watched_moves(driver)
+        active[0] += 1
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                while (item := await work.run(next, events, None)) is not None:
+                    yield event(*item)
+            except ApiError as error:
+                yield event("error", {"error": error.message})
+            except Exception as error:  # the headers are sent: the error goes in the stream
+                log.error("error in a watched game", exc_info=error)
+                yield event("error", {"error": "internal error"})
+            finally:
+                active[0] -= 1
+
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    return Route("/api/watch", watch, methods=["GET"])
+
+
 def run_routes(work: Work, runs: RunFolders) -> list[Route]:
     """The ``/api/runs...`` routes of Replay."""
 
@@ -178,6 +210,7 @@ def create_app(
     work = work or Work()
     routes: list[Route | Mount] = [Route("/", _page, methods=["GET"])]
     routes += api_routes(work, GameStore())
+    routes.append(watch_route(work))
     routes += run_routes(work, runs or RunFolders())
     routes.append(openapi_route(routes))
     routes.append(Mount("/static", StaticFiles(directory=STATIC, check_dir=False)))
