@@ -88,6 +88,10 @@ export class WatchMode {
     });
     const names = ["agent", "agent2", "board", "seed", "game", "rules", "first_click"];
     for (const name of names) if (params.get(name) !== null) this.form[name].value = params.get(name);
+    if (params.get("speed") !== null) {
+      this.$("#watch-speed").value = params.get("speed");
+      this.$("#watch-speed-out").textContent = `${this.$("#watch-speed").value}/s`;
+    }
     if (params.get("agent")) this.start();
   }
 
