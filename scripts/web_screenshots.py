@@ -30,16 +30,23 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def position(seed: int = 4, guesses: int = 3) -> str:
-    """An intermediate position after a safe corner start and a few lowest-risk guesses."""
-    layout = MineLayout.random(16, 16, 40, np.random.default_rng(seed))
-    game = Game(layout, rule_set="complete", first_click="safe", seed=seed)
-    game.probe(0, 0)
-    for _ in range(guesses):
-        risk = mine_probabilities(Board.from_rows(game.rows(), total_mines=40))
-        y, x = np.unravel_index(np.nanargmin(risk), risk.shape)
-        game.probe(int(x), int(y))
-    return format_board(Board.from_rows(game.rows(), total_mines=40))
+def position(guesses: int = 2, covered: range = range(150, 380)) -> str:
+    """An expert position still in play after a safe corner start and a few
+    lowest-risk guesses, with enough cells left covered to show (the first such seed)."""
+    for seed in range(100):
+        layout = MineLayout.random(30, 16, 99, np.random.default_rng(seed))
+        game = Game(layout, rule_set="complete", first_click="safe", seed=seed)
+        game.probe(0, 0)
+        for _ in range(guesses):
+            if game.state != "playing":
+                break
+            risk = mine_probabilities(Board.from_rows(game.rows(), total_mines=99))
+            y, x = np.unravel_index(np.nanargmin(risk), risk.shape)
+            game.probe(int(x), int(y))
+        left = sum(row.count("?") for row in game.rows())
+        if game.state == "playing" and left in covered:
+            return format_board(Board.from_rows(game.rows(), total_mines=99))
+    raise SystemExit("no expert game still in play after the guesses")
 
 
 def evaluation(folder: Path) -> Path:
@@ -73,13 +80,31 @@ def settle(page: Page) -> None:
 def play(page: Page, url: str, board: str, seed: int, first: tuple[int, int]) -> None:
     page.goto(f"{url}/?mode=play&board={board}&seed={seed}")
     page.locator(f'#play-board .cell[data-x="{first[0]}"][data-y="{first[1]}"]').click()
+    page.wait_for_selector('#play-smiley:not([data-face="busy"])')
     settle(page)
 
 
+def follow_hints(page: Page, times: int) -> None:
+    """Probe the adviser's cell ``times`` times (while the game goes on)."""
+    for _ in range(times):
+        if page.locator("[data-game-state]").get_attribute("data-game-state") != "playing":
+            return
+        page.click("#play-hint")
+        page.locator("#play-advice h2").wait_for()
+        page.locator('#play-board [data-advised="true"]').click()
+        page.wait_for_selector('#play-smiley:not([data-face="busy"])')
+        settle(page)
+
+
 def shoot_desktop(page: Page, url: str, out: Path, text: str) -> None:
-    play(page, url, "intermediate", 12, (8, 8))
+    for seed in range(12, 60):  # a game the hints have not lost (nor won) yet
+        play(page, url, "intermediate", seed, (8, 8))
+        follow_hints(page, 3)
+        if page.locator("[data-game-state]").get_attribute("data-game-state") == "playing":
+            break
     page.check("#play-probs")
     page.click("#play-hint")
+    page.locator("#play-advice h2").wait_for()
     settle(page)
     page.screenshot(path=out / "web-play.png")
 
@@ -93,7 +118,7 @@ def shoot_desktop(page: Page, url: str, out: Path, text: str) -> None:
     settle(page)
     page.screenshot(path=out / "web-analyse.png")
 
-    page.goto(f"{url}/?mode=watch&agent=greedy&agent2=search&board=intermediate&seed=0&game=2")
+    page.goto(f"{url}/?mode=watch&agent=greedy&agent2=search&board=expert&seed=0&game=1")
     page.fill("#watch-speed", "20")
     page.dispatch_event("#watch-speed", "input")
     page.wait_for_timeout(6000)
@@ -110,7 +135,11 @@ def shoot_desktop(page: Page, url: str, out: Path, text: str) -> None:
 
 
 def shoot_phone(page: Page, url: str, out: Path, text: str) -> None:
-    play(page, url, "beginner", 5, (4, 4))
+    for seed in range(5, 40):
+        play(page, url, "beginner", seed, (4, 4))
+        follow_hints(page, 2)
+        if page.locator("[data-game-state]").get_attribute("data-game-state") == "playing":
+            break
     page.screenshot(path=out / "web-phone-play.png")
     page.goto(f"{url}/?mode=analyse")
     page.click("#an-paste-box summary")

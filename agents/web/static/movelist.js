@@ -7,7 +7,9 @@ const describe = (move) => {
   const where = `(${move.x}, ${move.y})`;
   if (move.kind !== "guess") return `move ${move.move}: ${where} ${move.kind ?? ""}`.trim();
   const p = typeof move.probability === "number" ? ` at mine probability ${move.probability.toFixed(3)}` : "";
-  return `move ${move.move}: guess ${where}${p}: ${move.reason ?? ""}`;
+  // The reason may repeat the cell it is about; the line names it already.
+  const reason = (move.reason ?? "").replace(where, "").trim();
+  return `move ${move.move}: guess ${where}${p}${reason ? `: ${reason}` : ""}`;
 };
 
 export class MoveBoard {
