@@ -2,7 +2,8 @@
 
 A user who reads ``semiautomines guess`` sees the advised cell above a table in which
 another cell may be safer. The advice must then name the quantity that decided it
-(the two-move survival, a forced 50/50, the exact endgame's win probability) and
+(the two-move survival, or the score when another candidate survives better but
+scores lower, a forced 50/50, the exact endgame's win probability) and
 say in a sentence why the advised cell beats the safest one, from the very figures
 the agent ranked by, so the output never seems to contradict itself.
 """
@@ -39,6 +40,11 @@ def survival_name(depth: int) -> str:
     """The search step's quantity at ``depth`` guesses."""
     words = {1: "safety", 2: "two-move survival", 3: "three-move survival"}
     return words.get(depth, f"{depth}-move survival")
+
+
+def score_name(depth: int) -> str:
+    """The search step's score, with its terms (see :meth:`SearchAgent.score`)."""
+    return f"score ({survival_name(depth)} x 50/50 factor + progress bonus)"
 
 
 def _at(cell: int, width: int) -> str:
@@ -82,10 +88,14 @@ def explain(agent: SearchAgent, board: Board, weights: Weights, advice: Advice) 
     elif reason == "opening":
         decided, value, why = "opening table", None, "the measured best first click"
     else:
-        decided = survival_name(agent.depth)
+        survival = survival_name(agent.depth)
         chosen = by_cell.get(cell)
-        value = None if chosen is None else chosen.survival
-        why = _search_why(agent, width, decided, chosen, advice.candidates, safest)
+        decided, value = survival, None if chosen is None else chosen.survival
+        if chosen is not None and any(a.survival > chosen.survival for a in advice.candidates):
+            # Another candidate survives better: the survival alone did not decide, the
+            # score (what the agent ranks by) did, and the report must name it.
+            decided, value = score_name(agent.depth), agent.score(chosen)
+        why = _search_why(agent, width, survival, chosen, advice.candidates, safest)
     if why is None or (safest == cell and reason != "search"):
         why = None
     return Explanation(decided, value, safest, probability, why)

@@ -21,7 +21,7 @@ from minesweep_env.solver.probability import Weights, count_position, mine_proba
 
 from ..search.advice_report import NothingToProbe, position_advice, search_agent
 from .errors import bad_input
-from .limits import MAX_WEB_CELLS
+from .limits import MAX_WEB_CELLS, NUMBERS_SECONDS
 from .numbers import number_chances
 from .payload import int_field, text_field
 
@@ -79,7 +79,7 @@ def analysis(board: Board, agent_name: str | None = None) -> dict[str, Any]:
     try:
         weights: Weights = count_position(board, any_count=True)
         risk = mine_probabilities(board).reshape(-1).tolist()
-        numbers = number_chances(board, weights)
+        numbers, numbers_complete = number_chances(board, weights, NUMBERS_SECONDS)
         advice = None
         note = None
         if agent is not None:
@@ -100,6 +100,7 @@ def analysis(board: Board, agent_name: str | None = None) -> dict[str, Any]:
         "safe": [[c % width, c // width] for c in proven if weights.mine_weight[c] == 0],
         "mines": [[c % width, c // width] for c in proven if weights.mine_weight[c] == layouts],
         "numbers": numbers,
+        "numbers_complete": numbers_complete,
         "advice": advice,
         "note": note,
     }

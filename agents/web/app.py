@@ -108,7 +108,7 @@ def api_routes(work: Work, games: GameStore) -> list[Route]:
         return JSONResponse(played.report())
 
     async def show_game(request: Request) -> Response:
-        return JSONResponse(games.get(request.path_params["id"]).report())
+        return JSONResponse(games.get(request.path_params["id"]).report_now())
 
     async def probe(request: Request) -> Response:
         played = games.get(request.path_params["id"])
@@ -124,8 +124,7 @@ def api_routes(work: Work, games: GameStore) -> list[Route]:
         played = games.get(request.path_params["id"])
         payload = await read_json(request)
         agent = text_field(payload, "agent", SearchAgent.name)
-        board = played.game.board  # a snapshot: the game may move on meanwhile
-        return JSONResponse(await work.run(analysis, board, agent))
+        return JSONResponse(await work.run(analysis, played.board_now(), agent))
 
     return [
         Route("/api/agents", _agents, methods=["GET"]),

@@ -2,7 +2,8 @@
 
 A game made here with board, seed, rule set and first click is the game
 ``semiautomines play --board BOARD --seed SEED`` starts with those settings (the
-same generator draws the layout, then the first click). ``no_guess`` draws the
+same generator draws the layout, then the first click). A game asked for without
+a seed gets a random one, shown in its URL, so every game can be shared. ``no_guess`` draws the
 layout from the no-guess generator instead and opens its start cell at once.
 """
 
@@ -18,6 +19,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 from minesweep_env import Game
+from minesweep_env.core.board import Board
 from minesweep_env.core.board_spec import parse_board_spec
 from minesweep_env.core.first_click import FIRST_CLICK_POLICIES
 from minesweep_env.core.layout import MineLayout
@@ -47,7 +49,7 @@ class PlayedGame:
     game: Game
     board: str
     mines: int
-    seed: int | None
+    seed: int
     rules: str
     first_click: str
     no_guess: bool
@@ -55,12 +57,20 @@ class PlayedGame:
     moves: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def board_now(self) -> Board:
+        """The position as it stands (a copy, taken while no move is being played)."""
+        with self.lock:
+            return self.game.board
+
+    def report_now(self) -> dict[str, Any]:
+        """:meth:`report`, taken while no move is being played."""
+        with self.lock:
+            return self.report()
+
     def report(self) -> dict[str, Any]:
-        """The game object of the API."""
+        """The game object of the API (the caller holds :attr:`lock`, or owns the game)."""
         game = self.game
-        query = {"board": self.board}
-        if self.seed is not None:
-            query["seed"] = str(self.seed)
+        query = {"board": self.board, "seed": str(self.seed)}
         return {
             "id": self.id,
             "board": self.board,
@@ -110,6 +120,8 @@ def new_game(payload: dict[str, Any]) -> PlayedGame:
     rules = _choice(payload, "rules", DEFAULT_RULES, tuple(sorted(RULE_SETS)))
     first_click = _choice(payload, "first_click", DEFAULT_FIRST_CLICK, FIRST_CLICK_POLICIES)
     seed = int_field(payload, "seed", 0, MAX_SEED)
+    if seed is None:  # a seed of its own, so the game's URL replays it
+        seed = secrets.randbelow(2**32)
     no_guess = bool_field(payload, "no_guess")
     zone = {"safe": 1, "zero": min(9, width * height)}.get(first_click, 0)
     if no_guess:

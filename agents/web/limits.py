@@ -17,6 +17,9 @@ MAX_GAMES = 256
 """Play games kept in memory; the oldest is dropped beyond this."""
 WORK_SECONDS = 20.0
 """A request's CPU work budget: past it the client gets a 503 and its answer is dropped."""
+NUMBERS_SECONDS = 3.0
+"""Time an analysis spends on the chances of each number: cells not reached by then
+answer ``null`` (with ``numbers_complete`` false) rather than hold the answer up."""
 WORKERS = 4
 """Threads doing CPU work for requests (the event loop itself never counts layouts)."""
 MAX_WATCH_STREAMS = 8

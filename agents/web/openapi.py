@@ -210,8 +210,11 @@ SCHEMAS: dict[str, Any] = {
             "probabilities": {"type": "array", "items": {"type": "array"}},
             "safe": {"type": "array", "items": _CELL},
             "mines": {"type": "array", "items": _CELL},
+            "total_mines": {"type": ["integer", "null"]},
             "numbers": {"type": "array", "items": {"type": "array"}},
-            "advice": {"type": ["object", "null"]},
+            "numbers_complete": {"type": "boolean"},
+            "advice": {"type": ["object", "null"], "description": "guess --json's object"},
+            "note": {"type": ["string", "null"]},
         },
     },
 }

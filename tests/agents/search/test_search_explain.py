@@ -16,7 +16,7 @@ from test_search_agent import EXPERT_POSITION
 from minesweep_env import Board
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
-from semiautomines_agents.search.explain import explain
+from semiautomines_agents.search.explain import explain, score_name
 
 CLI = Path(sys.executable).parent / "semiautomines"
 
@@ -41,11 +41,16 @@ def test_guess_reports_true_chances_with_and_without_the_total(tmp_path, header)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert all(0.0 <= v <= 1.0 for v in _chances(report)), report
-    assert report["decided_by"] == "two-move survival"
     assert report["safest"]["probability"] <= report["probability"]
     best = max(c["score"] for c in report["candidates"])
     chosen = [c for c in report["candidates"] if (c["x"], c["y"]) == (report["x"], report["y"])]
     assert chosen and chosen[0]["score"] == best  # the table backs the advice
+    # The deciding quantity: the survival, unless another candidate survives better and
+    # the score (survival x factor + bonus) decided, as on this position.
+    if any(c["survival"] > chosen[0]["survival"] for c in report["candidates"]):
+        assert report["decided_by"] == score_name(2) and report["value"] == best
+    else:
+        assert report["decided_by"] == "two-move survival"
     looks_better = [
         c
         for c in report["candidates"]
@@ -57,7 +62,8 @@ def test_guess_reports_true_chances_with_and_without_the_total(tmp_path, header)
         or chosen[0]["score"] in [c["score"] for c in report["candidates"] if c is not chosen[0]]
     )
     text = _cli("guess", str(position), cwd=tmp_path).stdout
-    assert text.startswith(f"probe ({report['x']}, {report['y']}): two-move survival, mine ")
+    assert text.startswith(f"probe ({report['x']}, {report['y']}): {report['decided_by']}, mine ")
+    assert f"{report['decided_by']}: {report['value']:.4f}" in text
     assert ("why this cell: " in text) == (report["why"] is not None)
 
 

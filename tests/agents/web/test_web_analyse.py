@@ -72,7 +72,8 @@ def test_number_chances_match_every_layout(known_total):
         if not known_total:
             board = Board(board.grid.copy(), None)
         expected = brute_numbers(board)
-        found = number_chances(board)
+        found, complete = number_chances(board)
+        assert complete
         for y, row in enumerate(found):
             for x, chances in enumerate(row):
                 cell = y * board.width + x
@@ -99,6 +100,7 @@ def test_analysis_paints_the_engines_probabilities_and_proven_cells(client):
             else:
                 assert p == expected[y, x]
     assert answer["probabilities"][0][0] is None  # opened
+    assert answer["numbers_complete"] is True
     assert answer["numbers"][0][0] is None
     # (0, 2) is a mine in every layout: the 2 at (0, 1) has (1, 0)..(1, 2) and (0, 2).
     for x, y in answer["mines"]:
@@ -184,3 +186,27 @@ def test_a_body_over_the_limit_is_413_before_it_is_read_whole(client):
 
     answer = client.post("/api/analyse", content=chunks())
     assert answer.status_code == 413
+
+
+def test_number_chances_of_the_compiled_count_equal_the_exact_ones():
+    from minesweep_env import compiled
+    from minesweep_env.formats import parse_board
+
+    for text in expert_positions(3, 5):
+        board = parse_board(text)
+        with compiled.python_only():
+            exact, _ = number_chances(board)
+        found, _ = number_chances(board)
+        for row_exact, row_found in zip(exact, found, strict=True):
+            for e, f in zip(row_exact, row_found, strict=True):
+                assert (e is None) == (f is None)
+                if e is not None:
+                    assert np.allclose(e, f, rtol=0, atol=1e-9)
+
+
+def test_number_chances_stop_at_their_time_budget():
+    board = Board.from_rows(["1???", "????", "????"], total_mines=3)
+    found, complete = number_chances(board, seconds=-1.0)
+    assert not complete and all(c is None for row in found for c in row)
+    found, complete = number_chances(board, seconds=60.0)
+    assert complete and found[2][3] is not None

@@ -165,6 +165,18 @@ def test_bad_games_are_400(client, body, fragment):
     assert answer.status_code == 400 and fragment in answer.json()["error"]
 
 
+def test_a_game_without_a_seed_gets_one_its_url_replays(client):
+    game = client.post("/api/games", json={"board": "beginner", "first_click": "none"}).json()
+    assert isinstance(game["seed"], int) and game["url"].endswith(f"seed={game['seed']}")
+    again = client.post(
+        "/api/games", json={"board": "beginner", "seed": game["seed"], "first_click": "none"}
+    ).json()
+    for x, y in [(0, 0), (8, 8), (4, 4)]:
+        one = client.post(f"/api/games/{game['id']}/probe", json={"x": x, "y": y}).json()
+        two = client.post(f"/api/games/{again['id']}/probe", json={"x": x, "y": y}).json()
+        assert one["game"]["grid"] == two["game"]["grid"]
+
+
 def test_bad_moves_are_400_and_unknown_games_404(client):
     game = client.post("/api/games", json={"board": "beginner"}).json()
     for body in ({"x": 9, "y": 0}, {"x": 0}, {"x": "1", "y": 1}, {"x": -1, "y": 2}):
