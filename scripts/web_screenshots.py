@@ -51,8 +51,8 @@ def position(guesses: int = 2, covered: range = range(150, 380)) -> str:
 
 def evaluation(folder: Path) -> Path:
     subprocess.run(
-        [str(CLI), "evaluate", "--agents", "greedy", "--boards", "9x9x10", "--maps", "none",
-         "--games", "6", "--seed", "3", "--workers", "1", "--save-games", "--no-progress",
+        [str(CLI), "evaluate", "--agents", "search", "--boards", "intermediate", "--maps", "none",
+         "--games", "8", "--seed", "3", "--workers", "1", "--save-games", "--no-progress",
          "--out", str(folder)],
         check=True, capture_output=True, timeout=600,
     )
@@ -126,7 +126,10 @@ def shoot_desktop(page: Page, url: str, out: Path, text: str) -> None:
 
     page.goto(f"{url}/?mode=replay")
     page.locator("#rp-games button").first.wait_for()
-    page.locator("#rp-games button").last.click()
+    page.select_option("#rp-result", "lost")
+    page.click("#rp-list")
+    page.locator("#rp-games button").first.wait_for()
+    page.locator("#rp-games button").first.click()
     page.evaluate("document.activeElement.blur()")
     for _ in range(2):
         page.keyboard.press("n")
@@ -140,6 +143,9 @@ def shoot_phone(page: Page, url: str, out: Path, text: str) -> None:
         follow_hints(page, 2)
         if page.locator("[data-game-state]").get_attribute("data-game-state") == "playing":
             break
+    page.check("#play-probs")
+    page.locator("#play-board [data-mine-probability]").first.wait_for(state="attached")
+    settle(page)
     page.screenshot(path=out / "web-phone-play.png")
     page.goto(f"{url}/?mode=analyse")
     page.click("#an-paste-box summary")
