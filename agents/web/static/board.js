@@ -190,6 +190,11 @@ export class BoardView {
       if (!hit) return;
       event.preventDefault();
       if (Date.now() - this.lastLongPress < 800) return; // a long press already flagged it
+      if (this.pressTimer) {
+        // The browser's own long-press menu came first: it flags, the timer must not.
+        this.cancelPress();
+        this.lastLongPress = Date.now();
+      }
       this.handlers.onFlag?.(hit[0], hit[1]);
     });
     this.element.addEventListener("pointerdown", (event) => {

@@ -53,7 +53,7 @@ export class ReplayMode {
 
   gameRow(run, game) {
     const row = document.createElement("tr");
-    for (const value of [game.game, game.board, game.result, game.guesses, game.moves]) {
+    for (const value of [game.game, game.agent ?? "", game.board, game.result, game.guesses, game.moves]) {
       const cell = document.createElement("td");
       cell.textContent = value;
       row.append(cell);
@@ -73,7 +73,8 @@ export class ReplayMode {
       this.view.start(game.width, game.height);
       this.view.moves = game.moves;
       this.view.result = game.result;
-      this.gameLabel = `${run} game ${number}: ${game.width}×${game.height}, ${game.mines} mines, ${game.result}`;
+      const who = game.agent ? `${game.agent}, ` : "";
+      this.gameLabel = `${run} game ${number}: ${who}${game.width}×${game.height}, ${game.mines} mines, ${game.result}`;
       this.root.dataset.replayGame = number;
       this.seek(0);
     });
