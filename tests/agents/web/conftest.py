@@ -101,6 +101,9 @@ def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     if CHROMIUM is None:
         pytest.skip(NO_CHROMIUM)
+    # The server's first analysis may load (or, on a fresh checkout, compile) the
+    # compiled kernels: the page's answers get longer than Playwright's 5 s default.
+    sync_api.expect.set_options(timeout=60_000)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium
@@ -109,7 +112,7 @@ def browser():
 
 def _open_page(browser, **context_options):
     context = browser.new_context(**context_options)
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(60_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
