@@ -4,9 +4,11 @@ Targets: p95 under 30 ms without advice and under 500 ms with ``search``'s advic
 positions are ``guess_speed.py``'s (seeded expert games after 0-9 lowest-probability
 guesses). Each is timed three ways: the function behind the route, server-side
 (:func:`~semiautomines_agents.web.analyse.analyse_request`); a request through HTTP on
-loopback to uvicorn serving the app in this process; and 20 clients posting at once
-(every answer must be a 200). The last line says whether the compiled kernels
-answered (they do once ``python -m minesweep_env.compiled`` has warmed them).
+loopback to ``semiautomines serve`` in its own process; and 20 clients posting at once
+(every answer must be a 200). Server-side timings come with the CPU time of the
+thread, which other work on a busy machine does not inflate. The last lines say
+whether the compiled kernels answered (they do once ``python -m minesweep_env.compiled``
+has warmed them) and the machine's load.
 
     python benchmarks/web_analyse_speed.py --positions 24
 """
@@ -14,22 +16,19 @@ answered (they do once ``python -m minesweep_env.compiled`` has warmed them).
 from __future__ import annotations
 
 import argparse
-import socket
+import os
 import statistics
+import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-import uvicorn
 
 from minesweep_env import compiled
 from semiautomines_agents.web.analyse import analyse_request
-from semiautomines_agents.web.app import create_app
-from semiautomines_agents.web.security import served_hosts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from guess_speed import positions  # noqa: E402
@@ -51,18 +50,19 @@ def timed(call: Callable[[], object], repeat: int) -> list[float]:
     return found
 
 
-def serve_in_thread() -> tuple[uvicorn.Server, str]:
-    """uvicorn serving the app on a free loopback port, in a background thread."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    app = create_app(hosts=served_hosts("127.0.0.1", port))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
-    while not server.started:
-        time.sleep(0.01)
-    return server, f"http://127.0.0.1:{port}"
+def serve() -> tuple[subprocess.Popen, str]:
+    """``semiautomines serve --port 0`` in its own process, and its address."""
+    command = [sys.executable, "-m", "minesweep_env.cli.main", "serve", "--port", "0"]
+    # Its stop line ("interrupted") on stderr is not a result: left out.
+    process = subprocess.Popen(
+        [*command, "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline().strip()
+    if not line.startswith("serving on "):
+        process.kill()
+        raise SystemExit(f"serve did not start: {line!r}")
+    return process, line.removeprefix("serving on ").rstrip("/")
 
 
 def crowd(url: str, bodies: list[dict], clients: int) -> tuple[int, int, float]:
@@ -95,10 +95,20 @@ def main() -> None:
         analyse_request(body)
     rows = []
     for name, bodies, repeat in (("no advice", plain, args.repeat), ("search advice", advised, 1)):
-        seconds = [s for b in bodies for s in timed(lambda b=b: analyse_request(b), repeat)]
+        seconds, cpu = [], []
+        for body in bodies:
+            for _ in range(repeat):
+                start, start_cpu = time.perf_counter(), time.thread_time()
+                analyse_request(body)
+                seconds.append(time.perf_counter() - start)
+                cpu.append(time.thread_time() - start_cpu)
         rows.append(f"server-side  {name:<14} n={len(seconds):<4} {percentiles(seconds)}")
-    server, url = serve_in_thread()
+        rows.append(f"  (its CPU)  {name:<14} n={len(cpu):<4} {percentiles(cpu)}")
+    server, url = serve()
     try:
+        with httpx.Client(timeout=120) as client:  # warm the server as this process was
+            for body in plain + advised:
+                client.post(f"{url}/api/analyse", json=body)
         with httpx.Client(timeout=120) as client:
             for name, bodies, repeat in (
                 ("no advice", plain, args.repeat),
@@ -117,9 +127,11 @@ def main() -> None:
             f"({min(len(advised), args.clients)} with advice), {errors} errors, {seconds:.1f} s"
         )
     finally:
-        server.should_exit = True
+        server.terminate()
+        server.wait()
     print("\n".join(rows))
     print(f"compiled kernels answered: {compiled.ready()}")
+    print(f"load average (1, 5, 15 min): {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from ..search.advice_report import (
     search_agent,
 )
 
-__all__ = ["add_parser", "advice_json", "advice_text", "run"]
+__all__ = ["add_parser", "advice_json", "advice_text", "advising_agent", "run"]
 
 EXAMPLES = """\
 examples:
@@ -94,7 +94,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _agent(name: str) -> SearchAgent:
+def advising_agent(name: str) -> SearchAgent:
+    """The agent ``--agent`` names, which must be a search agent (one line otherwise)."""
     try:
         return search_agent(name)
     except ValueError as error:
@@ -104,7 +105,7 @@ def _agent(name: str) -> SearchAgent:
 def run(args: argparse.Namespace) -> int:
     # One position: the exact engine answers it sooner than numba loads (same counts).
     compiled.exact_only()
-    agent = _agent(args.agent)
+    agent = advising_agent(args.agent)
     position = PositionFile(args.board, args.mines)
     try:
         report = position_advice(agent, position.board)

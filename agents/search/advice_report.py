@@ -140,7 +140,7 @@ def position_advice(agent: SearchAgent, board: Board, weights: Weights | None = 
     covered = np.flatnonzero(board.grid.reshape(-1) == COVERED).tolist()
     if all(weights.mine_weight.get(cell) == weights.layouts for cell in covered):
         raise NothingToProbe("every covered cell is a mine: nothing left to probe")
-    advice = agent.advise(board)
+    advice = agent.advise(board, weights=weights)
     if not advice.candidates:
         advice = Advice(
             advice.cell,

@@ -13,12 +13,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from minesweep_env.compiled import ready
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED
 from minesweep_env.errors import InconsistentBoardError, MapFormatError
 from minesweep_env.formats import parse_board
 from minesweep_env.solver.probability import Weights, count_position, mine_probabilities
 
+from ..progress import FLOAT_CELLS
 from ..search.advice_report import NothingToProbe, position_advice, search_agent
 from .errors import bad_input
 from .limits import MAX_WEB_CELLS, NUMBERS_SECONDS
@@ -65,6 +67,21 @@ def _grid(values: list[Any], width: int) -> list[list[Any]]:
     return [values[i : i + width] for i in range(0, len(values), width)]
 
 
+def position_weights(board: Board) -> Weights:
+    """``count_position(board, any_count=True)``: from the compiled count's exact residues
+    when it can (the same integers), else from the exact engine.
+
+    :raises InconsistentBoardError: when no layout fits.
+    """
+    if board.total_mines is not None and board.grid.size <= FLOAT_CELLS and ready():
+        from ..float_weights import exact_weights
+
+        weights = exact_weights(board)
+        if weights is not None:
+            return weights
+    return count_position(board, any_count=True)
+
+
 def analysis(board: Board, agent_name: str | None = None) -> dict[str, Any]:
     """The analyse answer for ``board`` (see the module), advised by ``agent_name``.
 
@@ -77,7 +94,7 @@ def analysis(board: Board, agent_name: str | None = None) -> dict[str, Any]:
         except ValueError as error:
             raise bad_input(str(error)) from None
     try:
-        weights: Weights = count_position(board, any_count=True)
+        weights = position_weights(board)
         risk = mine_probabilities(board).reshape(-1).tolist()
         numbers, numbers_complete = number_chances(board, weights, NUMBERS_SECONDS)
         advice = None

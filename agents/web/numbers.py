@@ -16,6 +16,7 @@ it cannot answer, or without the kernels, the exact engine counts.
 
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from minesweep_env.compiled import ready
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import Weights, count_position
 
@@ -33,14 +34,17 @@ Chances = list[float] | None
 """P(shows 0) ... P(shows 8) of one cell, or ``None`` (not covered, or a mine in every layout)."""
 
 
-def _isolated_shape(flat: list[int], cell: int, width: int, height: int) -> tuple[int, int] | None:
-    """(covered, flagged) neighbours of ``cell`` when no opened cell lies within two
-    steps of it (its counts then depend on nothing else), else ``None``."""
-    if any(flat[n] >= 0 for n in neighbour_table(width, height, radius=2)[cell]):
-        return None
-    around = neighbour_table(width, height)[cell]
-    flags = sum(1 for n in around if flat[n] == FLAGGED)
-    return len(around) - flags, flags
+def isolated_shapes(board: Board) -> np.ndarray:
+    """Per cell (flat), ``covered * 9 + flagged`` neighbours when no opened cell lies
+    within two steps of it (its counts then depend on nothing else), else -1."""
+    grid = board.grid
+    opened = (grid >= 0).astype(np.int8)
+    near = neighbour_sum(opened) + opened  # an opened cell in the 3x3 block
+    far = neighbour_sum((near > 0).astype(np.int8)) + (near > 0)  # ... in the 5x5 block
+    flags = neighbour_sum((grid == FLAGGED).astype(np.int8)).astype(np.int64)
+    cells = neighbour_sum(np.ones_like(opened)).astype(np.int64)
+    shapes = (cells - flags) * 9 + flags
+    return np.where(far == 0, shapes, -1).reshape(-1)
 
 
 def _compiled_chances(board: Board, cell: int, isolated: bool) -> list[float] | None:
@@ -49,15 +53,18 @@ def _compiled_chances(board: Board, cell: int, isolated: bool) -> list[float] | 
         return None
     from ..float_weights import trial_weights
 
-    numbers = np.array(number_range(board, cell), np.int64)
-    logs, _ = trial_weights(board, cell, numbers, isolated)
-    finite = np.isfinite(logs)
-    if np.isnan(logs).any() or not finite.any():
+    numbers = number_range(board, cell)
+    logs = trial_weights(board, cell, np.array(numbers, np.int64), isolated)[0].tolist()
+    finite = [v for v in logs if math.isfinite(v)]
+    if any(math.isnan(v) for v in logs) or not finite:
         return None
-    weights = np.where(finite, np.exp(logs - logs[finite].max()), 0.0)
+    top = max(finite)
+    # A few numbers per cell: plain floats cost less than numpy's per-call overhead.
+    weights = [math.exp(v - top) if math.isfinite(v) else 0.0 for v in logs]
+    total = math.fsum(weights)
     chances = [0.0] * 9
-    for number, weight in zip(numbers.tolist(), (weights / weights.sum()).tolist(), strict=True):
-        chances[number] = weight
+    for number, weight in zip(numbers, weights, strict=True):
+        chances[number] = weight / total
     return chances
 
 
@@ -91,8 +98,9 @@ def number_chances(
         weights = count_position(board, any_count=True)
     width, height = board.width, board.height
     flat = board.grid.reshape(-1).tolist()
+    shape_of = isolated_shapes(board).tolist()
     cache: dict = {}
-    shapes: dict[tuple[int, int], list[float]] = {}
+    shapes: dict[int, list[float]] = {}
     found: list[Chances] = [None] * (width * height)
     complete = True
     for cell, value in enumerate(flat):
@@ -101,14 +109,19 @@ def number_chances(
         if deadline is not None and time.monotonic() > deadline:
             complete = False
             break
-        shape = _isolated_shape(flat, cell, width, height)
-        if shape is not None and shape in shapes:
+        shape = shape_of[cell]
+        if shape in shapes:
             found[cell] = shapes[shape]
             continue
-        chances = _compiled_chances(board, cell, shape is not None)
+        allowed = number_range(board, cell)
+        if len(allowed) == 1:  # the cell can be safe (checked above) and show only this
+            chances = [0.0] * 9
+            chances[allowed[0]] = 1.0
+        else:
+            chances = _compiled_chances(board, cell, shape >= 0)
         if chances is None:
             chances = _cell_chances(board, cell, cache)
-        if shape is not None:
+        if shape >= 0:
             shapes[shape] = chances
         found[cell] = chances
     return [found[y * width : (y + 1) * width] for y in range(height)], complete

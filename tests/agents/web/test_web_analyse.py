@@ -210,3 +210,15 @@ def test_number_chances_stop_at_their_time_budget():
     assert not complete and all(c is None for row in found for c in row)
     found, complete = number_chances(board, seconds=60.0)
     assert complete and found[2][3] is not None
+
+
+def test_position_weights_are_the_exact_engines():
+    from minesweep_env.formats import parse_board
+    from minesweep_env.solver.probability import count_position
+    from semiautomines_agents.web.analyse import position_weights
+
+    for text in [*expert_positions(3, 9), "5 5\n1????\n?????\n?????\n?????\n?????\n"]:
+        board = parse_board(text)
+        found, exact = position_weights(board), count_position(board, any_count=True)
+        assert found.layouts == exact.layouts
+        assert found.mine_weight == exact.mine_weight

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -155,19 +156,29 @@ def test_fuzzed_position_text_answers_json_under_500(client, text):
     _is_json_under_500(client.post("/api/analyse", json={"board": text}))
 
 
-SLOW = "30 16 99\n" + "\n".join(["?" * 30] * 7 + ["?" * 13 + "1221" + "?" * 13] + ["?" * 30] * 8)
-
-
 async def _timed(client: httpx.AsyncClient, body: dict) -> tuple[float, int]:
     answer = await client.post("/api/analyse", json=body, timeout=120)
     return time.perf_counter(), answer.status_code
 
 
-def test_a_slow_analysis_does_not_block_a_fast_one_and_20_clients_get_answers():
+def test_a_slow_analysis_does_not_block_a_fast_one_and_20_clients_get_answers(monkeypatch):
+    analyse = app_module.analyse_request
+
+    def analyse_slowly_when_asked(payload):
+        """A CPU-bound analysis of a second and more when the body says ``slow``."""
+        if payload.pop("slow", False):
+            end = time.thread_time() + 1.5
+            while time.thread_time() < end:
+                pass
+        return analyse(payload)
+
+    monkeypatch.setattr(app_module, "analyse_request", analyse_slowly_when_asked)
+    analyse({"board": "3 3 1\n1??\n???\n???\n"})  # kernels loaded before the race
+
     async def scenario() -> None:
         transport = httpx.ASGITransport(app=create_app(hosts=["testserver"]))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            slow = asyncio.create_task(_timed(client, {"board": SLOW, "agent": "search"}))
+            slow = asyncio.create_task(_timed(client, {"board": "2 1\n1?\n", "slow": True}))
             await asyncio.sleep(0.05)
             fast_done, fast_status = await _timed(client, {"board": "3 3 1\n1??\n???\n???\n"})
             slow_done, slow_status = await slow
@@ -180,3 +191,40 @@ def test_a_slow_analysis_does_not_block_a_fast_one_and_20_clients_get_answers():
             assert [status for _, status in answers] == [200] * 20
 
     asyncio.run(scenario())
+
+
+_query_value = st.text(max_size=12) | st.integers(-5, 2**70).map(str)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["agent", "board", "seed", "game", "rules", "first_click", "x"]),
+        _query_value,
+        max_size=5,
+    )
+)
+def test_fuzzed_watch_queries_answer_json_or_a_stream(client, query):
+    query = {**query, "board": query.get("board", "3x3x1")}
+    if "board" in query and query["board"] in ("beginner", "intermediate", "expert"):
+        query["board"] = "3x3x1"  # a whole game is not what this test measures
+    with client.stream("GET", "/api/watch", params=query) as answer:
+        assert answer.status_code < 500
+        if answer.headers["content-type"].startswith("text/event-stream"):
+            assert "event: end" in "".join(answer.iter_text())
+        else:
+            answer.read()
+            assert isinstance(answer.json()["error"], str)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(run=st.text(min_size=1, max_size=12), game=_query_value, query=_query_value)
+def test_fuzzed_run_paths_answer_json_under_500(client, run, game, query):
+    run, game = quote(run, safe=""), quote(game, safe="")  # any text, as a browser sends it
+    for path, params in (
+        (f"/api/runs/{run}/games", {"result": query, "min_guesses": query}),
+        (f"/api/runs/{run}/games/{game}", {}),
+    ):
+        answer = client.get(path, params=params)
+        assert answer.status_code < 500
+        assert isinstance(answer.json(), dict)

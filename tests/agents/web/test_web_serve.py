@@ -3,6 +3,7 @@ HTTP, the Host check, and a clean stop on SIGTERM and Ctrl-C."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -14,6 +15,9 @@ import httpx
 import pytest
 
 COMMAND = [sys.executable, "-m", "minesweep_env.cli.main", "serve"]
+# The Python paths answer in the server: these tests are about the command, and loading
+# the compiled kernels on its first request would only slow them down.
+SERVER_ENVIRONMENT = {**os.environ, "SEMIAUTOMINES_NO_JIT": "1"}
 LINE = re.compile(r"^serving on http://(127\.0\.0\.1|0\.0\.0\.0):(\d+)/$")
 
 
@@ -25,6 +29,7 @@ def serving(*arguments: str) -> Iterator[tuple[subprocess.Popen, str, int]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=SERVER_ENVIRONMENT,
     )
     try:
         assert process.stdout is not None
