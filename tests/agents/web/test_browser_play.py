@@ -158,3 +158,21 @@ def test_a_phone_taps_to_probe_and_long_presses_to_flag(phone_page: Page, web_se
     assert box is not None and box["x"] + box["width"] <= 390
     new_game.tap()
     expect(cell(page, 4, 4)).to_have_attribute("data-state", "covered")
+
+
+def test_cells_are_labelled_buttons_the_keyboard_can_play(page: Page, web_server) -> None:
+    open_game(page, web_server.url, "mode=play&board=beginner&seed=9")
+    cells = page.locator("#play-board .cell")
+    assert cells.evaluate_all("cs => cs.every(c => c.tagName === 'BUTTON')")
+    expect(cell(page, 2, 1)).to_have_attribute("aria-label", "column 3, row 2: covered")
+    cell(page, 0, 0).focus()
+    for key in ["ArrowRight", "ArrowRight", "ArrowDown"]:
+        page.keyboard.press(key)
+    focused = page.evaluate("[document.activeElement.dataset.x, document.activeElement.dataset.y]")
+    assert focused == ["2", "1"]
+    page.keyboard.press("f")
+    expect(cell(page, 2, 1)).to_have_attribute("data-state", "flag")
+    page.keyboard.press("f")
+    expect(cell(page, 2, 1)).to_have_attribute("data-state", "covered")
+    page.keyboard.press("Enter")
+    expect(cell(page, 2, 1)).not_to_have_attribute("data-state", "covered")
