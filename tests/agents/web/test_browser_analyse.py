@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -144,3 +145,11 @@ def test_bad_pasted_text_shows_one_line(page: Page, web_server) -> None:
     page.click("#an-load-text")
     expect(page.locator("#error")).to_be_visible()
     expect(page.locator("#error")).to_contain_text("expected 2 rows")
+
+
+def test_a_position_in_the_url_is_drawn_and_analysed(page: Page, web_server) -> None:
+    page.goto(f"{web_server.url}/?mode=analyse&position={quote(position_text())}")
+    expect(page.locator("#an-board .cell")).to_have_count(WIDTH * HEIGHT)
+    expect(cell(page, 5, 3)).to_have_attribute("data-state", "0")
+    expect(cell(page, 5, 4)).to_have_attribute("data-proven", "safe")
+    expect(cell(page, 5, 4)).to_have_attribute("data-mine-probability", "0")
