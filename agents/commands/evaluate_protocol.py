@@ -31,14 +31,13 @@ from ..evaluation.protocol import (
 from ..evaluation.saved_games import write_saved_games
 
 FIXED = {
-    "boards": ("--boards", None),
-    "maps": ("--maps", None),
     "first_click": ("--first-click", "safe"),
     "rule_set": ("--rule-set", "complete"),
     "seed": ("--seed", 0),
+    "maps": ("--maps", None),
 }
-"""Options a protocol fixes: each must keep its default (flag, default; ``None``:
-the parser's own default, checked by the caller)."""
+"""Options a protocol fixes, each with its flag and the parser's default (``--boards``
+too, whose default the caller passes, and ``--baseline`` unless it is the protocol's)."""
 
 
 def protocol_of(args: argparse.Namespace, default_boards: str) -> Protocol:
@@ -50,12 +49,11 @@ def protocol_of(args: argparse.Namespace, default_boards: str) -> Protocol:
         protocol = get_protocol(args.protocol)
     except ValueError as error:
         raise CliError(str(error)) from None
-    given = []
-    for attribute, (flag, default) in FIXED.items():
-        value = getattr(args, attribute)
-        expected = default_boards if attribute == "boards" else default
-        if value != expected:
-            given.append(flag)
+    given = [
+        flag for attribute, (flag, default) in FIXED.items() if getattr(args, attribute) != default
+    ]
+    if args.boards != default_boards:
+        given.insert(0, "--boards")
     if args.baseline not in (None, protocol.baseline):
         given.append("--baseline")
     if given:
@@ -79,7 +77,7 @@ def run_protocol_command(
 ) -> tuple[dict[str, Run], str]:
     """Play the protocol, write every file and print the table; returns the runs
     and the command that replays them."""
-    games = None if args.games_given is False else args.games
+    games = args.games if args.games_given else None
     names = protocol_agents(agents, protocol)
     command = protocol.command(agents, games)
     if args.model_given:

@@ -94,7 +94,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def _agent(name: str) -> SearchAgent:
     try:
         cls, options = parse_agent_name(name)
-        if not issubclass(cls, SearchAgent):
+        if not (isinstance(cls, type) and issubclass(cls, SearchAgent)):
             raise ValueError(f"--agent: only the search agent advises on a position, not {name!r}")
         return cls(**options)  # type: ignore[arg-type]
     except (TypeError, ValueError) as error:

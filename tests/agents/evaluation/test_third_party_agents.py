@@ -249,3 +249,8 @@ def test_protocol_table_marks_this_runs_rows():
     table = protocol_table({}, STANDARD)
     assert table.startswith("| board | start | player |")
     assert "random (reference)" in table
+
+
+def test_protocol_needs_the_agents_to_report(tmp_path, capsys):
+    assert cli_main(["evaluate", "--protocol", "standard", "--out", str(tmp_path)]) == 2
+    assert "name the agents to report with --agents" in capsys.readouterr().err
