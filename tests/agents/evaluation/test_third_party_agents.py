@@ -254,3 +254,22 @@ def test_protocol_table_marks_this_runs_rows():
 def test_protocol_needs_the_agents_to_report(tmp_path, capsys):
     assert cli_main(["evaluate", "--protocol", "standard", "--out", str(tmp_path)]) == 2
     assert "name the agents to report with --agents" in capsys.readouterr().err
+
+
+def test_an_agent_failure_crosses_process_boundaries_whole():
+    """Worker processes and Ray tasks hand the failure back pickled: fields and games kept."""
+    import pickle
+
+    from semiautomines_agents.evaluation import GameRecord
+    from semiautomines_agents.evaluation.records import AgentFailure
+
+    played = [GameRecord(index=0, won=True, guesses=1, safe_opened=1.0, seconds=0.1)]
+    failure = AgentFailure("mybot", "expert", 1, "KeyError: 'x'").with_records(played)
+    copy = pickle.loads(pickle.dumps(failure))
+    assert str(copy) == "agent 'mybot' failed in game 1 on expert: KeyError: 'x'"
+    assert (copy.agent, copy.target, copy.game, copy.records) == (
+        "mybot",
+        "expert",
+        1,
+        tuple(played),
+    )
