@@ -128,8 +128,9 @@ def test_evaluate_plays_it_paired_with_greedy(package, tmp_path):
     assert sum(game["agent"] == "firstcell" for game in saved) == 12
 
 
-def test_worker_processes_find_it_by_name(package, tmp_path):
+def test_worker_processes_find_it_by_name(package, tmp_path, monkeypatch):
     """Two spawned workers import nothing of this test: they find the agent in the metadata."""
+    monkeypatch.setenv("SEMIAUTOMINES_NO_JIT", "1")  # names, not speed: no kernel compiled here
     out = tmp_path / "out"
     command = [sys.executable, "-m", "minesweep_env.cli.main", "evaluate", "--agents", "firstcell"]
     command += ["--boards", "beginner", "--games", "60", "--workers", "2", "--out", str(out)]
