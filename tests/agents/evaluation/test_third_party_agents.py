@@ -218,7 +218,7 @@ def test_reference_rows_cover_every_board_and_start():
                 for r in data["measured"]
                 if (r["board"], r["first_click"]) == (board, start)
             }
-            assert {"random", "greedy", "search"} <= agents, (board, start)
+            assert {"random", "greedy", "search", "ppo"} <= agents, (board, start)
             assert any(r["board"] == board and r["first_click"] == start for r in data["published"])
     assert all(r["source"] for r in data["measured"] + data["published"])
 
