@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 import time
 from dataclasses import replace
@@ -41,10 +42,9 @@ BOARDS = ("beginner", "intermediate")
 OBS_MODES = ("planes", "planes+probabilities")
 SEEDS = (1, 2, 3)
 BUDGETS = {"beginner": 1_000_000, "intermediate": 500_000}
-"""Env steps (guesses) per run, by board: the curves' right end. Measured on a shared
-2-core machine, a run costs about 1 CPU-second per 340 steps on beginner and per 140
-on intermediate (planes+probabilities), evaluations included: about 50 minutes and 1
-hour of one core per run."""
+"""Env steps (guesses) per run, by board: the curves' right end. One core trains about
+340 steps/s on beginner (planes) and 130 on intermediate (planes+probabilities),
+evaluations included: about 50 and 65 minutes per run."""
 EVAL_EVERY = 50_000
 """Env steps between checkpoints, each evaluated: 21 points per curve."""
 EVAL_GAMES = 1000
@@ -150,41 +150,32 @@ def play_baselines(board: str, runs_dir: Path, eval_games: int, workers: int) ->
             )
 
 
-def gather(
-    runs_dir: Path, boards: tuple[str, ...], modes: tuple[str, ...], seeds: tuple[int, ...]
-) -> Path:
-    """curves.csv (one row per run and checkpoint) and baselines.csv, from every run so far."""
+def gather(runs_dir: Path) -> Path:
+    """curves.csv (one row per run and checkpoint) and baselines.csv, from every run
+    and board under ``runs_dir`` so far: several commands (one per board, say, to use
+    more cores) may share the folder."""
     rows = []
-    for board in boards:
-        for mode in modes:
-            for seed in seeds:
-                points: dict[int, dict[str, str]] = {}
-                for row in _eval_rows(runs_dir / run_name(board, mode, seed)):
-                    points[int(row["timesteps"])] = row  # a resumed run may evaluate a step twice
-                for steps in sorted(points):
-                    row = points[steps]
-                    rows.append(
-                        [
-                            board,
-                            mode,
-                            seed,
-                            steps,
-                            row["wall_s"],
-                            row["win_rate"],
-                            row["ci_low"],
-                            row["ci_high"],
-                        ]
-                    )
+    for run_dir in sorted(runs_dir.glob("scratch_*")):
+        if not (run_dir / "args.json").is_file():
+            continue
+        args = json.loads((run_dir / "args.json").read_text())
+        points: dict[int, dict[str, str]] = {}
+        for row in _eval_rows(run_dir):
+            points[int(row["timesteps"])] = row  # a resumed run may evaluate a step twice
+        for steps in sorted(points):
+            row = points[steps]
+            rows.append(
+                [args["board"], args["obs_mode"], args["seed"], steps]
+                + [row[key] for key in ("wall_s", "win_rate", "ci_low", "ci_high")]
+            )
     curves = runs_dir / "curves.csv"
     with atomic_write(curves, newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(CURVE_KEYS)
         writer.writerows(rows)
     lines = []
-    for board in boards:
-        path = runs_dir / f"baselines_{board}.csv"
-        if path.is_file():
-            lines += path.read_text().splitlines()[1:]
+    for path in sorted(runs_dir.glob("baselines_*.csv")):
+        lines += path.read_text().splitlines()[1:]
     header = "board,agent,games,win_rate,ci_low,ci_high"
     with atomic_write(runs_dir / "baselines.csv") as handle:
         handle.write("\n".join([header, *lines]) + "\n")
@@ -257,12 +248,12 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print(f"[{number}/{len(plan)}] {args.run_name}: ", end="", flush=True)
                 print(train_one(args), flush=True)
-                gather(runs_dir, boards, modes, seeds)
+                gather(runs_dir)
     except KeyboardInterrupt:
-        gather(runs_dir, boards, modes, seeds)
+        gather(runs_dir)
         print("stopped: run the same command again to continue", file=sys.stderr)
         return 130
-    print(f"curves: {gather(runs_dir, boards, modes, seeds)}")
+    print(f"curves: {gather(runs_dir)}")
     return 0
 
 
