@@ -9,6 +9,9 @@ likeliest zero without the look-ahead), ``search`` (exact look-ahead over the
 next guesses, forced guesses first, exact endgame) and ``ppo``
 (a saved MaskablePPO policy, weights only).
 
+Other packages add agents through the ``semiautomines.agents`` entry-point
+group (:mod:`.third_party`); the names above keep priority.
+
 A name may carry settings of the agent's constructor: ``search:depth=3`` or
 ``search:depth=1:width=4`` (see :func:`parse_agent_name`).
 
@@ -19,6 +22,7 @@ The repository keeps this package in ``agents/``; it installs as
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .base import Agent
 from .greedy import GreedyAgent, OpeningGreedyAgent, PlainGreedyAgent, ZeroGreedyAgent
@@ -26,6 +30,14 @@ from .ppo import ModelNotFoundError, PPOAgent, UntrustedModelError, default_mode
 from .random_agent import RandomAgent
 from .search import SearchAgent, SearchSettings
 from .settings import GreedySettings, NoSettings, settings_from
+from .third_party import (
+    GROUP,
+    PolicyAgent,
+    build,
+    register_agent,
+    third_party_agents,
+    unregister_agent,
+)
 
 AGENTS: dict[str, type[Agent]] = {
     RandomAgent.name: RandomAgent,
@@ -50,18 +62,22 @@ SETTINGS: dict[str, type] = {
 """The settings each agent takes by name, with their ranges (:mod:`.settings`)."""
 
 
-def parse_agent_name(name: str) -> tuple[type[Agent], dict[str, int | float]]:
+def parse_agent_name(name: str) -> tuple[Any, dict[str, int | float]]:
     """The class and constructor settings a name stands for: ``search:depth=3:width=4``
     is :class:`SearchAgent` with ``depth=3, width=4``. Values are numbers; settings
     are separated by colons, since commas separate agents on the command line.
+    A third-party agent (:mod:`.third_party`) gives its factory and the settings
+    it is to be called with.
 
     :raises ValueError: for an unknown agent, a malformed setting, a setting the
         agent does not take (the message lists those it takes) or a value out of its
         range (the message names the range).
     """
     base, *settings = name.split(":")
-    if base not in AGENTS:
-        raise ValueError(f"unknown agent {base!r}; known: {', '.join(AGENTS)}")
+    others = third_party_agents(set(AGENTS)) if base not in AGENTS else {}
+    if base not in AGENTS and base not in others:
+        known = ", ".join([*AGENTS, *sorted(third_party_agents(set(AGENTS)))])
+        raise ValueError(f"unknown agent {base!r}; known: {known}")
     options: dict[str, int | float] = {}
     for item in filter(None, (s.strip() for s in settings)):
         key, equals, value = item.partition("=")
@@ -72,6 +88,8 @@ def parse_agent_name(name: str) -> tuple[type[Agent], dict[str, int | float]]:
         if not equals or not key.strip() or number is None:
             raise ValueError(f"{name!r}: settings are KEY=NUMBER, got {item!r}")
         options[key.strip()] = int(number) if number.is_integer() and "." not in value else number
+    if base in others:
+        return others[base], options
     if options and base == PPOAgent.name:
         raise ValueError(f"{name!r}: the ppo agent takes no settings (use --model)")
     settings_from(SETTINGS[base], options, base)  # one line when unknown or out of range
@@ -95,6 +113,8 @@ def make_agent(
     :raises ModelNotFoundError: when a learned agent has no model file.
     """
     cls, options = parse_agent_name(name)
+    if name.split(":")[0] not in AGENTS:
+        return build(name.split(":")[0], cls, options)
     if cls is PPOAgent:
         return PPOAgent(model, trust_model=trust_model)
     if seed is not None:
@@ -107,12 +127,14 @@ def make_agent(
 
 __all__ = [
     "AGENTS",
+    "GROUP",
     "Agent",
     "GreedyAgent",
     "ModelNotFoundError",
     "OpeningGreedyAgent",
     "PPOAgent",
     "PlainGreedyAgent",
+    "PolicyAgent",
     "RandomAgent",
     "SETTINGS",
     "SearchAgent",
@@ -122,4 +144,7 @@ __all__ = [
     "default_model_path",
     "make_agent",
     "parse_agent_name",
+    "register_agent",
+    "third_party_agents",
+    "unregister_agent",
 ]

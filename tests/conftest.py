@@ -32,3 +32,14 @@ def python_paths():
 
     with python_only():
         yield
+
+
+def pytest_collection_modifyitems(config, items):
+    """The ``recipes`` tests (heavy extras: TorchRL, RLlib, PufferLib) run only when
+    selected with ``-m recipes``; otherwise they are skipped, saying so."""
+    if "recipes" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="a recipes test: run with -m recipes (needs the examples extra)")
+    for item in items:
+        if "recipes" in item.keywords:
+            item.add_marker(skip)

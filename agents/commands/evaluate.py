@@ -26,6 +26,7 @@ from .. import ModelNotFoundError, PPOAgent, make_agent, parse_agent_name
 from ..evaluation import (
     BACKENDS,
     BackendError,
+    Run,
     Settings,
     Target,
     add_paired_columns,
@@ -41,8 +42,11 @@ from ..evaluation import (
     write_run,
 )
 from ..evaluation.evf_games import evf_folder_problem, write_evf_games
+from ..evaluation.harness import invalid_action_notes
+from ..evaluation.protocol import PROTOCOLS, STANDARD_GAMES
 from ..evaluation.saved_games import write_saved_games
 from ..model_files import TRUST_RISK, is_sb3_zip
+from .evaluate_protocol import protocol_of, run_protocol_command
 
 DEFAULT_AGENTS = "random,greedy,ppo"
 DEFAULT_BOARDS = ",".join(STANDARD_BOARDS)
@@ -66,6 +70,7 @@ examples:
   semiautomines evaluate --agents greedy --first-click zero --games 5000 --workers 2
   semiautomines evaluate --agents ppo --model runs/NAME/final.pt --boards beginner
   semiautomines evaluate --agents search,search:depth=3 --baseline greedy --boards expert
+  semiautomines evaluate --protocol standard --agents mybot   # the table a paper cites
   semiautomines evaluate --agents greedy --boards expert --maps none --games 1000000 \
       --backend ray --ray-address HEAD:6379     # on a Ray cluster (pip install '.[ray]')
 
@@ -85,6 +90,7 @@ with --save-games also games.jsonl (every game's layout and moves, for `replay`)
 With --baseline, rows also carry the paired difference against that agent on the same
 games (win_diff, diff_ci_low, diff_ci_high). Ctrl-C or SIGTERM keeps the partial results
 (exit status 130 or 143).
+Agents of other packages (the semiautomines.agents entry-point group) are named like ours.
 --backend ray plays the same games as Ray tasks: on a local Ray it starts (--workers
 CPUs), or on the cluster at --ray-address (--workers then caps the chunks at once); a
 worker that dies mid-chunk has its chunk retried by Ray, and the results are identical.
@@ -139,8 +145,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--games",
         type=int,
-        default=DEFAULT_GAMES,
-        help=f"games per agent and board (default {DEFAULT_GAMES})",
+        default=None,
+        help=f"games per agent and board (default {DEFAULT_GAMES}; with --protocol, the "
+        "protocol's count: fewer makes a quick look the table marks as not reportable)",
+    )
+    parser.add_argument(
+        "--protocol",
+        default=None,
+        choices=sorted(PROTOCOLS),
+        help="play a reportable protocol: standard fixes the boards (beginner, intermediate, "
+        f"expert), the starts (safe and zero), seed 0, rule set complete, {STANDARD_GAMES} "
+        "games per row and the baseline greedy, and writes protocol.md with the reference "
+        "rows (ours and the published solvers') beside the agents of --agents",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="run seed: same seed, same games (default 0)"
@@ -313,6 +329,10 @@ def _command(args: argparse.Namespace, agents: list[str], targets: list[Target])
 
 
 def run(args: argparse.Namespace) -> int:
+    protocol = protocol_of(args, DEFAULT_BOARDS) if args.protocol is not None else None
+    args.games_given = args.games is not None
+    if args.games is None:
+        args.games = protocol.games if protocol is not None else DEFAULT_GAMES
     workers = _check_numbers(args)
     if args.evf is not None:
         problem = evf_folder_problem(args.evf)
@@ -352,6 +372,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"{args.out}: cannot make a run folder ({error.strerror or error})"
         ) from None
+    if protocol is not None:
+        with sigterm_as_interrupt():
+            runs, command = run_protocol_command(
+                args, protocol, agents, descriptions, backend, workers, folder
+            )
+        backend.close()
+        return _ending(
+            list(runs.values()), folder, "protocol.md, protocol.json, " + ", ".join(runs)
+        )
     command = _command(args, agents, targets)
     with sigterm_as_interrupt():  # again: a Ray driver installs its own SIGTERM handler
         run_result = evaluate(
@@ -382,16 +411,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n{command}")
         print(run_speed(run_result))
     written = ", ".join(p.name for kind, p in paths.items() if kind != "run")
-    if run_result.interrupted:
+    for note in invalid_action_notes(run_result):
+        print(f"semiautomines evaluate: warning: {note}", file=sys.stderr)
+    return _ending([run_result], folder, written)
+
+
+def _ending(runs: list[Run], folder: Path, written: str) -> int:
+    """The last line and the exit status: 0, or a partial run's (interrupted, error)."""
+    played = sum(r.played_games for r in runs)
+    planned = sum(r.planned_games for r in runs)
+    if any(r.interrupted for r in runs):
         print(
-            f"semiautomines evaluate: interrupted: partial results ({run_result.played_games} of "
-            f"{run_result.planned_games} games) written to {folder}",
+            f"semiautomines evaluate: interrupted: partial results ({played} of "
+            f"{planned} games) written to {folder}",
             file=sys.stderr,
         )
         return interrupted_status()
-    if run_result.error:
-        raise CliError(
-            f"stopped by an error ({run_result.error}); partial results written to {folder}", 1
-        )
+    errors = [r.error for r in runs if r.error]
+    if errors:
+        raise CliError(f"stopped by an error ({errors[0]}); partial results written to {folder}", 1)
     print(f"results written to {folder}/ ({written})")
     return 0

@@ -4,6 +4,8 @@ from .backends import BACKENDS, Backend, BackendError, LocalBackend, make_backen
 from .harness import Run, evaluate, games_for, plan
 from .paired import PairedDifference, add_paired_columns, paired_difference, write_games
 from .play import Settings, game_seed
+from .policy import PolicyReport, evaluate_policy
+from .protocol import PROTOCOLS, STANDARD, Protocol, run_protocol
 from .report import (
     maps_section,
     markdown_table,
@@ -21,13 +23,18 @@ __all__ = [
     "BackendError",
     "GameRecord",
     "LocalBackend",
+    "PROTOCOLS",
     "PairedDifference",
+    "PolicyReport",
+    "Protocol",
     "Run",
+    "STANDARD",
     "Settings",
     "Target",
     "add_paired_columns",
     "board_target",
     "evaluate",
+    "evaluate_policy",
     "game_seed",
     "games_for",
     "make_backend",
@@ -38,6 +45,7 @@ __all__ = [
     "paired_difference",
     "paired_table",
     "plan",
+    "run_protocol",
     "run_speed",
     "summarise",
     "wilson_interval",

@@ -16,7 +16,7 @@ from typing import Any
 from tqdm import tqdm
 
 from .backends import LOCAL_CHUNK_GAMES, Backend, LocalBackend
-from .records import Chunk, GameRecord, Run, Settings
+from .records import AgentFailure, Chunk, GameRecord, Run, Settings
 from .stats import summarise
 from .targets import Target
 
@@ -88,8 +88,9 @@ def evaluate(
         ``None``: ``workers`` local processes.
     """
     from .. import parse_agent_name
+    from ..third_party import is_deterministic
 
-    deterministic = {name: parse_agent_name(name)[0].deterministic for name in agents}
+    deterministic = {name: is_deterministic(parse_agent_name(name)[0]) for name in agents}
     if backend is None:
         backend = LocalBackend(workers)
     chunks = plan(agents, deterministic, targets, settings, games, backend.chunk_games)
@@ -105,6 +106,11 @@ def evaluate(
                 bar.update(len(chunk_records))
     except KeyboardInterrupt:
         interrupted = True
+    except AgentFailure as failure:  # an agent raised: keep every game it finished
+        error = str(failure)
+        number = _chunk_of(chunks, failure)
+        if number is not None and failure.records:
+            done[number] = list(failure.records)
     except Exception as failure:  # an agent or env bug: keep what finished, say what broke
         error = f"{type(failure).__name__}: {failure}"
     finally:
@@ -134,6 +140,33 @@ def evaluate(
         seconds=seconds,
         backend=backend.describe(),
     )
+
+
+def _chunk_of(chunks: list[Chunk], failure: AgentFailure) -> int | None:
+    """The number of the chunk that failed (it holds the failing game)."""
+    for number, chunk in enumerate(chunks):
+        if (
+            chunk.agent == failure.agent
+            and chunk.target.name == failure.target
+            and failure.game in chunk.indices
+        ):
+            return number
+    return None
+
+
+def invalid_action_notes(run: Run) -> list[str]:
+    """One line per agent and target where the agent chose an invalid action:
+    the first such game and how many more (each counts as a lost game)."""
+    notes = []
+    for (agent, target), records in run.records.items():
+        invalid = [r.index for r in records if r.invalid]
+        if invalid:
+            more = f" (and {len(invalid) - 1} more games)" if len(invalid) > 1 else ""
+            notes.append(
+                f"agent {agent!r} chose an invalid action in game {invalid[0]} on {target}"
+                f"{more}; such a game counts as lost"
+            )
+    return notes
 
 
 def _row(

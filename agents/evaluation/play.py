@@ -19,7 +19,7 @@ from minesweep_env.core.difficulty import layout_difficulty
 from minesweep_env.envs import ENV_ID
 
 from ..base import Agent
-from .records import Chunk, GameRecord, Settings
+from .records import AgentFailure, Chunk, GameRecord, Settings
 from .saved_games import record_games
 from .targets import Target
 
@@ -65,7 +65,8 @@ def play_game(env: Any, agent: Agent, chunk: Chunk, index: int) -> GameRecord:
     """Play game ``index`` of ``chunk``'s target to its end and describe it.
 
     An invalid action ends the game as a loss (the env would ignore it, and an
-    agent that repeats it would never finish).
+    agent that repeats it would never finish). An agent that raises stops the
+    chunk with :class:`AgentFailure` naming the agent and the game.
     """
     target, settings = chunk.target, chunk.settings
     options = {"map": target.maps[index % len(target.maps)]} if target.kind == "map" else None
@@ -83,7 +84,11 @@ def play_game(env: Any, agent: Agent, chunk: Chunk, index: int) -> GameRecord:
             return _record(index, info, game, perf_counter() - begin, invalid)
     for _ in range(game.width * game.height + 1):
         mask = np.asarray(info["action_mask"], dtype=bool)
-        action = agent.act(observation, mask, game)
+        try:
+            action = int(agent.act(observation, mask, game))
+        except Exception as error:  # one line naming the agent and the game, not a traceback
+            reason = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+            raise AgentFailure(chunk.agent, target.name, index, reason) from None
         if not 0 <= action < mask.size or not mask[action]:
             invalid = True
             break
@@ -129,6 +134,13 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
     env_key = (chunk.target.name, agent.obs_mode, chunk.settings)
     if env_key not in _ENVS:
         _ENVS[env_key] = make_env(chunk.target, chunk.settings, agent.obs_mode)
-    if chunk.settings.save_games:
-        return record_games(_ENVS[env_key], agent, chunk, play_game)
-    return [play_game(_ENVS[env_key], agent, chunk, index) for index in chunk.indices]
+    records: list[GameRecord] = []
+    try:
+        if chunk.settings.save_games:
+            record_games(_ENVS[env_key], agent, chunk, play_game, into=records)
+        else:
+            for index in chunk.indices:
+                records.append(play_game(_ENVS[env_key], agent, chunk, index))
+    except AgentFailure as failure:
+        raise failure.with_records(records) from None
+    return records

@@ -92,6 +92,33 @@ class GameRecord:
     the first-click policy moved any mine (``None`` for games read back from files)."""
 
 
+class AgentFailure(Exception):
+    """An agent raised while choosing a move: which agent, which game, and the
+    games of its chunk finished before (so a stopped run loses none of them).
+
+    Pickles with its fields, as a worker process or a Ray task hands it back.
+    """
+
+    def __init__(
+        self,
+        agent: str,
+        target: str,
+        game: int,
+        reason: str,
+        records: tuple[GameRecord, ...] = (),
+    ):
+        super().__init__(f"agent {agent!r} failed in game {game} on {target}: {reason}")
+        self.agent, self.target, self.game, self.reason = agent, target, game, reason
+        self.records = tuple(records)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.agent, self.target, self.game, self.reason, self.records))
+
+    def with_records(self, records: list[GameRecord]) -> AgentFailure:
+        """The same failure, carrying the chunk's games finished before it."""
+        return AgentFailure(self.agent, self.target, self.game, self.reason, tuple(records))
+
+
 @dataclass
 class Run:
     """The outcome of an evaluation: one row per agent and target, and how it ended."""

@@ -110,15 +110,23 @@ class Recorder(gymnasium.Wrapper):
 
 
 def record_games(
-    env: Any, agent: Agent, chunk: Chunk, play: Callable[..., GameRecord]
+    env: Any,
+    agent: Agent,
+    chunk: Chunk,
+    play: Callable[..., GameRecord],
+    into: list[GameRecord] | None = None,
 ) -> list[GameRecord]:
     """Play a chunk's games as ``play`` (the harness's ``play_game``) does, each
-    record carrying its :class:`SavedGame`."""
+    record carrying its :class:`SavedGame`.
+
+    :param into: the list the records are appended to as each game ends (so a
+        caller keeps the finished games when one raises); a new one by default.
+    """
     recorder = Recorder(env)
-    return [
-        replace(record, saved=recorder.saved())
-        for record in (play(recorder, agent, chunk, index) for index in chunk.indices)
-    ]
+    records = [] if into is None else into
+    for index in chunk.indices:
+        records.append(replace(play(recorder, agent, chunk, index), saved=recorder.saved()))
+    return records
 
 
 def game_json(agent: str, board: str, rule_set: str, first_click: str, record: GameRecord) -> dict:

@@ -33,7 +33,7 @@ def search_agent(name: str) -> SearchAgent:
     from .. import parse_agent_name
 
     cls, options = parse_agent_name(name)
-    if not issubclass(cls, SearchAgent):
+    if not (isinstance(cls, type) and issubclass(cls, SearchAgent)):
         raise ValueError(f"--agent: only the search agent advises on a position, not {name!r}")
     try:
         return cls(**options)  # type: ignore[arg-type]

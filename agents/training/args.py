@@ -84,7 +84,9 @@ class Args:
     value_hidden: int = _arg(64, "hidden units of the value head")
     prior_scale: float = _arg(20.0, "initial k of the prior logit -k * p(mine)")
     # Imitation warm start (before PPO): behaviour cloning, then DAgger
-    teacher: str = _arg("greedy", "the agent imitated: greedy, search, or any agent name")
+    teacher: str = _arg(
+        "greedy", "the agent imitated: greedy, search, or any agent name; none: no teacher"
+    )
     imitation_games: int = _arg(
         0, "first fit the policy to the teacher's moves in this many games (0 = off)"
     )
@@ -146,6 +148,9 @@ class Args:
     )
     force: bool = _arg(False, "allow --save-model to overwrite an existing file")
 
+
+NO_TEACHER = "none"
+"""``--teacher none``: a run that imitates nobody (no imitation stage, no teacher line)."""
 
 VEC_ENVS = ("dummy", "subproc", "native")
 """The ``--vec-env`` choices (see :mod:`.envs`)."""
@@ -237,12 +242,21 @@ def validate(args: Args) -> None:
             raise ValueError(f"--{name.replace('_', '-')} must be 0 or more")
     if args.dagger_rounds and not args.imitation_games:
         raise ValueError("--dagger-rounds needs --imitation-games (DAgger follows the cloning)")
+    if args.teacher == NO_TEACHER:
+        if args.imitation_games:
+            raise ValueError(f"--imitation-games needs a --teacher, not {NO_TEACHER!r}")
+        return _validate_files(args)
     try:
         parse_agent_name(args.teacher)
     except ValueError as error:
         raise ValueError(f"--teacher: {error}") from None
     if args.teacher.split(":")[0] in ("ppo", "random"):
         raise ValueError(f"--teacher {args.teacher}: imitate a hand-written player")
+    _validate_files(args)
+
+
+def _validate_files(args: Args) -> None:
+    """The checks of the files a run reads and writes."""
     if args.init_model and not Path(args.init_model).is_file():
         raise ValueError(f"--init-model: no model at {args.init_model}")
     if args.init_model and Path(args.init_model).suffix != WEIGHTS_SUFFIX:

@@ -96,7 +96,7 @@ def baseline_agents(args: Args) -> list[str]:
     the default ``search`` beside it: the strongest player is the line the learned
     agent is measured against, whichever search labelled its positions.
     """
-    agents = ["random", "greedy", args.teacher]
+    agents = ["random", "greedy"] + ([args.teacher] if args.teacher != "none" else [])
     if args.teacher.split(":")[0] == "search":
         agents.append("search")
     return list(dict.fromkeys(agents))

@@ -167,7 +167,9 @@ def train(args: Args, reraise_interrupt: bool = False) -> Path:
         plot_learning_curve(
             run_dir,
             run_dir / "learning_curve.png",
-            f"{args.board}: imitation of {args.teacher}, then MaskablePPO",
+            f"{args.board}: imitation of {args.teacher}, then MaskablePPO"
+            if args.imitation_games
+            else f"{args.board}: MaskablePPO",
             imitation_steps(run_dir),
         )
 

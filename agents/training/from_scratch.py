@@ -1,0 +1,261 @@
+"""Learning curves of MaskablePPO from scratch: no imitation, no prior, no teacher.
+
+One run per (board, observation mode, seed), each a plain ``train_ppo`` run
+(:func:`~.train_ppo.train`) with ``--teacher none --imitation-games 0
+--prior-scale 0`` and random initial weights, for a fixed budget of env steps
+(:data:`BUDGETS`). At every checkpoint the snapshot plays the same
+``--eval-games`` seeded evaluation games through the harness (``eval.csv`` of
+the run); random, greedy and search play those games once per board (the
+horizontal lines). Everything is gathered into ``curves.csv`` (one row per run
+and checkpoint) and ``baselines.csv`` under ``--runs-dir``; plot them with
+``python -m semiautomines_agents.training.from_scratch_plot``.
+
+Resumable: a run that was stopped (Ctrl-C, SIGTERM, a kill) continues from its
+newest checkpoint when the command is started again, and finished runs are
+skipped. The checkpoints are stable-baselines3 zips this command wrote itself,
+loaded as ``--resume --trust-model`` does.
+
+    python -m semiautomines_agents.training.from_scratch --runs-dir runs/scratch
+
+runs every board, mode and seed at the default budget (see ``docs/research.md``
+for the wall time it takes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from minesweep_env.cli.stopping import sigterm_as_interrupt
+from minesweep_env.fileio import atomic_write
+
+from ..evaluation import Settings, board_target, evaluate
+from .args import NO_TEACHER, Args
+from .snapshots import TRUSTED_ZIP_SUFFIX
+
+BOARDS = ("beginner", "intermediate")
+OBS_MODES = ("planes", "planes+probabilities")
+SEEDS = (1, 2, 3)
+BUDGETS = {"beginner": 1_000_000, "intermediate": 500_000}
+"""Env steps (guesses) per run, by board: the curves' right end. One core trains about
+340 steps/s on beginner (planes) and 130 on intermediate (planes+probabilities),
+evaluations included: about 50 and 65 minutes per run."""
+EVAL_EVERY = 50_000
+"""Env steps between checkpoints, each evaluated: 21 points per curve."""
+EVAL_GAMES = 1000
+"""Evaluation games per point (+-3 points at 95% at worst); the same games every time."""
+EVAL_SEED = 10_000
+"""Seed of the evaluation games, apart from the training seeds."""
+BASELINES = ("random", "greedy", "search")
+"""The horizontal lines: played once per board on the evaluation games."""
+CURVE_KEYS = ("board", "obs_mode", "seed", "timesteps", "wall_s", "win_rate", "ci_low", "ci_high")
+"""Columns of curves.csv."""
+
+
+def run_name(board: str, obs_mode: str, seed: int) -> str:
+    return f"scratch_{board}_{obs_mode.replace('+', '_')}_s{seed}"
+
+
+def scratch_args(
+    board: str,
+    obs_mode: str,
+    seed: int,
+    runs_dir: Path,
+    budget: int | None = None,
+    eval_every: int = EVAL_EVERY,
+    eval_games: int = EVAL_GAMES,
+    num_envs: int = 16,
+) -> Args:
+    """The training settings of one run: the shipped models' PPO settings, nothing
+    learnt from anyone (no teacher, no imitation, no DAgger, no initial model, no prior)."""
+    return Args(
+        run_name=run_name(board, obs_mode, seed),
+        runs_dir=str(runs_dir),
+        seed=seed,
+        progress_bar=False,
+        board=board,
+        obs_mode=obs_mode,
+        num_envs=num_envs,
+        vec_env="native",
+        total_timesteps=budget or BUDGETS.get(board, max(BUDGETS.values())),
+        teacher=NO_TEACHER,
+        imitation_games=0,
+        dagger_rounds=0,
+        init_model="",
+        prior_scale=0.0,
+        eval_freq=eval_every,
+        eval_games=eval_games,
+        eval_seed=EVAL_SEED,
+        eval_baselines=False,  # the lines are played once per board, not once per run
+        checkpoint_freq=eval_every,
+    )
+
+
+def newest_checkpoint(run_dir: Path) -> Path | None:
+    """The newest saved state of a run (a checkpoint, or what a stop saved), if any."""
+    saved = list((run_dir / "checkpoints").glob(f"*{TRUSTED_ZIP_SUFFIX}"))
+    saved += list(run_dir.glob(f"final{TRUSTED_ZIP_SUFFIX}"))
+    return max(saved, key=lambda path: path.stat().st_mtime, default=None)
+
+
+def evaluated_steps(run_dir: Path) -> int:
+    """The most env steps a run has an evaluation for (0: none yet)."""
+    return max((int(row["timesteps"]) for row in _eval_rows(run_dir)), default=0)
+
+
+def _eval_rows(run_dir: Path) -> list[dict[str, str]]:
+    path = run_dir / "eval.csv"
+    if not path.is_file():
+        return []
+    with open(path, newline="") as handle:
+        return [row for row in csv.DictReader(handle) if row["phase"] == "ppo"]
+
+
+def train_one(args: Args) -> str:
+    """Train one run to its budget, resuming it if it was stopped; what was done, in words."""
+    from .train_ppo import train  # torch and SB3: loaded only when a run trains
+
+    run_dir = Path(args.runs_dir) / args.run_name
+    if evaluated_steps(run_dir) >= args.total_timesteps:
+        return "done already"
+    checkpoint = newest_checkpoint(run_dir)
+    if checkpoint is not None:
+        args = replace(args, resume=str(checkpoint), trust_model=True)  # this command's own file
+    begin = time.perf_counter()
+    train(args, reraise_interrupt=True)
+    seconds = time.perf_counter() - begin
+    return f"trained in {seconds:.0f} s" + (
+        f" (resumed from {checkpoint.name})" if checkpoint else ""
+    )
+
+
+def play_baselines(board: str, runs_dir: Path, eval_games: int, workers: int) -> None:
+    """Random, greedy and search on the evaluation games of ``board``, once."""
+    path = runs_dir / f"baselines_{board}.csv"
+    if path.is_file():
+        return
+    settings = Settings(rule_set="complete", first_click="safe", seed=EVAL_SEED)
+    run = evaluate(list(BASELINES), [board_target(board)], settings, eval_games, workers, False)
+    with atomic_write(path, newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["board", "agent", "games", "win_rate", "ci_low", "ci_high"])
+        for row in run.rows:
+            writer.writerow(
+                [board, *(row[k] for k in ("agent", "games", "win_rate", "ci_low", "ci_high"))]
+            )
+
+
+def gather(runs_dir: Path) -> Path:
+    """curves.csv (one row per run and checkpoint) and baselines.csv, from every run
+    and board under ``runs_dir`` so far: several commands (one per board, say, to use
+    more cores) may share the folder."""
+    rows = []
+    for run_dir in sorted(runs_dir.glob("scratch_*")):
+        if not (run_dir / "args.json").is_file():
+            continue
+        args = json.loads((run_dir / "args.json").read_text())
+        points: dict[int, dict[str, str]] = {}
+        for row in _eval_rows(run_dir):
+            points[int(row["timesteps"])] = row  # a resumed run may evaluate a step twice
+        for steps in sorted(points):
+            row = points[steps]
+            rows.append(
+                [args["board"], args["obs_mode"], args["seed"], steps]
+                + [row[key] for key in ("wall_s", "win_rate", "ci_low", "ci_high")]
+            )
+    curves = runs_dir / "curves.csv"
+    with atomic_write(curves, newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CURVE_KEYS)
+        writer.writerows(rows)
+    lines = []
+    for path in sorted(runs_dir.glob("baselines_*.csv")):
+        lines += path.read_text().splitlines()[1:]
+    header = "board,agent,games,win_rate,ci_low,ci_high"
+    with atomic_write(runs_dir / "baselines.csv") as handle:
+        handle.write("\n".join([header, *lines]) + "\n")
+    return curves
+
+
+def _tuple(text: str, kind: type = str) -> tuple:
+    return tuple(kind(item.strip()) for item in text.split(",") if item.strip())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m semiautomines_agents.training.from_scratch",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument("--runs-dir", default="runs/scratch", help="where runs and curves go")
+    parser.add_argument("--boards", default=",".join(BOARDS))
+    parser.add_argument("--obs-modes", default=",".join(OBS_MODES))
+    parser.add_argument("--seeds", default=",".join(map(str, SEEDS)))
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="env steps per run (default: beginner 1,000,000, intermediate 500,000)",
+    )
+    parser.add_argument(
+        "--eval-every", type=int, default=EVAL_EVERY, help="env steps between evaluated checkpoints"
+    )
+    parser.add_argument("--eval-games", type=int, default=EVAL_GAMES, help="games per evaluation")
+    parser.add_argument("--num-envs", type=int, default=16, help="boards stepped at once per run")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the baselines' games")
+    options = parser.parse_args(argv)
+    try:
+        boards, modes = _tuple(options.boards), _tuple(options.obs_modes)
+        seeds = _tuple(options.seeds, int)
+    except ValueError:
+        print(f"{parser.prog}: error: --seeds: whole numbers, comma-separated", file=sys.stderr)
+        return 2
+    for mode in modes:
+        if mode not in OBS_MODES:
+            print(
+                f"{parser.prog}: error: --obs-modes: {mode!r} is not one of {', '.join(OBS_MODES)}",
+                file=sys.stderr,
+            )
+            return 2
+    for name in ("budget", "eval_every", "eval_games", "num_envs", "workers"):
+        if getattr(options, name) is not None and getattr(options, name) <= 0:
+            print(
+                f"{parser.prog}: error: --{name.replace('_', '-')} must be positive",
+                file=sys.stderr,
+            )
+            return 2
+    runs_dir = Path(options.runs_dir)
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    plan = [(b, m, s) for b in boards for m in modes for s in seeds]
+    try:
+        with sigterm_as_interrupt():
+            for board in boards:
+                play_baselines(board, runs_dir, options.eval_games, options.workers)
+            for number, (board, mode, seed) in enumerate(plan, start=1):
+                args = scratch_args(
+                    board,
+                    mode,
+                    seed,
+                    runs_dir,
+                    options.budget,
+                    options.eval_every,
+                    options.eval_games,
+                    options.num_envs,
+                )
+                print(f"[{number}/{len(plan)}] {args.run_name}: ", end="", flush=True)
+                print(train_one(args), flush=True)
+                gather(runs_dir)
+    except KeyboardInterrupt:
+        gather(runs_dir)
+        print("stopped: run the same command again to continue", file=sys.stderr)
+        return 130
+    print(f"curves: {gather(runs_dir)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
