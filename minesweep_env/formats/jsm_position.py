@@ -26,9 +26,10 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.board_spec import size_problem
-from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts, neighbour_table
+from ..core.cells import COVERED, FLAGGED, adjacent_mine_counts
 from ..core.layout import MineLayout
 from ..errors import MapFormatError
+from .position import check_numbers_fit
 from .source import numbered_lines, shown
 
 HEADER = re.compile(r"^\s*(\d{1,9})x(\d{1,9})x(\d{1,9})\s*$")
@@ -110,15 +111,7 @@ def parse_jsm_position(text: str, source: str = "<string>") -> Board:
     numbers = _numbers(cells)
     grid = np.where(numbers >= 0, numbers, COVERED).astype(np.int8)
     grid[cells == "F"] = FLAGGED
-    neighbours = neighbour_table(width, height)
-    for index, value in enumerate(grid.reshape(-1)):
-        if value > len(neighbours[index]):
-            x, y = index % width, index // width
-            raise MapFormatError(
-                f"cell ({x}, {y}) shows {value} but has only {len(neighbours[index])} neighbours",
-                source,
-                row_lines[y],
-            )
+    check_numbers_fit(grid, source, row_lines)
     flags = int(np.count_nonzero(grid == FLAGGED))
     if flags > mines:
         raise MapFormatError(

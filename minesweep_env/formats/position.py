@@ -44,6 +44,22 @@ def _header(line: str, number: int, source: str) -> tuple[int, int, int | None]:
     return width, height, total
 
 
+def check_numbers_fit(grid: np.ndarray, source: str, row_lines: list[int]) -> None:
+    """Refuse a number larger than its cell's neighbour count (a 4 in a corner), placed
+    at the file line of its row: no layout could show it, and the count would find none
+    without saying where."""
+    height, width = grid.shape
+    neighbours = neighbour_table(width, height)
+    for index, value in enumerate(grid.reshape(-1)):
+        if value > len(neighbours[index]):
+            x, y = index % width, index // width
+            raise MapFormatError(
+                f"cell ({x}, {y}) shows {value} but has only {len(neighbours[index])} neighbours",
+                source,
+                row_lines[y],
+            )
+
+
 def parse_board(text: str, source: str = "<string>", total_mines: int | None = None) -> Board:
     """Parse a position. ``total_mines`` overrides the header's count."""
     lines = [(n, line) for n, line in numbered_lines(text) if line.strip()]
@@ -74,15 +90,7 @@ def parse_board(text: str, source: str = "<string>", total_mines: int | None = N
                     source,
                     number,
                 )
-    neighbours = neighbour_table(width, height)
-    for index, value in enumerate(grid.reshape(-1)):
-        if value > len(neighbours[index]):
-            x, y = index % width, index // width
-            raise MapFormatError(
-                f"cell ({x}, {y}) shows {value} but has only {len(neighbours[index])} neighbours",
-                source,
-                rows[y][0],
-            )
+    check_numbers_fit(grid, source, [number for number, _ in rows])
     if total_mines is not None and not 0 <= total_mines <= width * height:
         raise ValueError(f"total_mines must be in 0..{width * height}, got {total_mines}")
     total = header_total if total_mines is None else total_mines
