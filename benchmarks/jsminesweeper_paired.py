@@ -106,25 +106,21 @@ def play_row(
     start: str,
     games: range,
     seed: int,
-    ours: tuple[str, Agent],
+    ours: tuple[str, Agent] | None,
     peer: LazyPeer,
     cache: PeerCache,
     progress: Callable[[Row, int], None] = lambda row, total: None,
 ) -> Row:
     """Both sides' games ``games`` of ``board`` from ``start``, interleaved game by game
-    (JSMinesweeper's from the cache where it has them)."""
+    (JSMinesweeper's from the cache where it has them); only JSMinesweeper's when
+    ``ours`` is ``None`` (filling the cache)."""
     target = board_target(board)
     settings = Settings("complete", start, seed)
     cell = opening_cell(target.width, target.height, target.mines, start)
     row = Row(board, start, cell)
-    our_name, our_agent = ours
-    our_env = make_env(target, settings, our_agent.obs_mode)
     their_env: Any = None
     their_chunk = Chunk(PEER, target, (), settings)
-    our_chunk = Chunk(our_name, target, (), settings)
-    # One untimed game first (the one after the range): loading compiled code is not a
-    # game's time.
-    play_checked(our_env, our_agent, our_chunk, games.stop)
+    play_ours = _our_player(target, settings, ours, games.stop)
     for index in games:
         key = (board, start, seed, index)
         cached = cache.get(key)
@@ -139,11 +135,26 @@ def play_row(
         row.theirs.append(cached.record)
         row.their_checks[index] = cached.check
         row.paths.update(cached.paths)
-        record, check = play_checked(our_env, our_agent, our_chunk, index)
-        row.ours.append(record)
-        row.our_checks[index] = check
+        if play_ours is not None:
+            record, check = play_ours(index)
+            row.ours.append(record)
+            row.our_checks[index] = check
         progress(row, len(games))
     return row
+
+
+def _our_player(
+    target: Any, settings: Settings, ours: tuple[str, Agent] | None, spare: int
+) -> Callable[[int], tuple[GameRecord, GameCheck]] | None:
+    """Plays our agent's game ``index`` (``None`` without an agent). One untimed game
+    is played first, game ``spare``: loading compiled code is not a game's time."""
+    if ours is None:
+        return None
+    name, agent = ours
+    env = make_env(target, settings, agent.obs_mode)
+    chunk = Chunk(name, target, (), settings)
+    play_checked(env, agent, chunk, spare)
+    return lambda index: play_checked(env, agent, chunk, index)
 
 
 def _percent(records: list[GameRecord]) -> str:
@@ -246,6 +257,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--agent", default="search", help="our agent (default search)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="default ~/.cache/...")
     parser.add_argument("--out", type=Path, default=RESULTS, help="the results page")
+    parser.add_argument(
+        "--peer-only",
+        action="store_true",
+        help="only fill JSMinesweeper's cache (no games of ours, no page): to run apart",
+    )
     return parser
 
 
@@ -282,7 +298,7 @@ def _progress() -> Callable[[Row, int], None]:
     last = [begin]
 
     def show(row: Row, total: int) -> None:
-        now, done = time.monotonic(), len(row.ours)
+        now, done = time.monotonic(), len(row.theirs)
         if now - last[0] >= 10 or done == total:
             last[0] = now
             print(
@@ -308,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     cache_dir = args.cache_dir or default_cache_dir() / "jsminesweeper"
     cache = PeerCache(cache_dir / f"{source.commit[:12]}-{source.digest[:12]}.jsonl")
     peer = LazyPeer(source)
-    ours = (args.agent, make_agent(args.agent))
+    ours = None if args.peer_only else (args.agent, make_agent(args.agent))
     _stop_on_sigterm()
     rows: list[Row] = []
     try:
@@ -323,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         peer.close()
+    if args.peer_only:
+        cached = sum(len(row.theirs) for row in rows)
+        played = sum(row.played_now for row in rows)
+        print(f"JSMinesweeper: {cached:,} games in the cache ({played:,} played now)")
+        return 0
     command = "python benchmarks/jsminesweeper_paired.py " + shlex.join(
         sys.argv[1:] if argv is None else argv
     )

@@ -8,7 +8,7 @@
 // scripts sharing one global scope, so they run here the same way: concatenated into one
 // script in node's own global context, with the few globals its page script (main.js,
 // not loaded) would set defined by us: the binomial cache, the cell code BOMB, sleep,
-// showMessage, the global `board` its long-term-risk helper reads, and the solver's
+// showMessage, the global `board` its LongTermRiskHelper reads, and the solver's
 // start-up call.
 //
 // Protocol: {"ready": true} once the solver is loaded, then one JSON object per line on

@@ -119,9 +119,9 @@ class FakePlayer:
         pass
 
 
-def _row(cache: PeerCache, games: range = range(4)):
+def _row(cache: PeerCache, games: range = range(4), peer_only: bool = False):
     peer = jsminesweeper_paired.LazyPeer(source=None, make=FakePlayer)  # type: ignore[arg-type]
-    ours = ("greedy", make_agent("greedy"))
+    ours = None if peer_only else ("greedy", make_agent("greedy"))
     row = jsminesweeper_paired.play_row("beginner", "safe", games, 0, ours, peer, cache)
     return row, peer
 
@@ -137,6 +137,14 @@ def test_the_cache_spares_the_peer_on_rerun(tmp_path):
     assert again.played_now == 0
     assert [r.won for r in again.theirs] == [r.won for r in first.theirs]
     assert again.their_checks == first.their_checks
+
+
+def test_filling_the_cache_apart_plays_only_the_peer(tmp_path):
+    path = tmp_path / "peer.jsonl"
+    filled, _ = _row(PeerCache(path), peer_only=True)
+    assert filled.ours == [] and filled.played_now == 4
+    paired, peer = _row(PeerCache(path))
+    assert peer.player is None and len(paired.ours) == 4 and paired.mismatched() == []
 
 
 def test_the_cache_keeps_the_games_before_a_hard_kill(tmp_path):
