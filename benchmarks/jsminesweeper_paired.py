@@ -195,7 +195,10 @@ def report(rows: list[Row], agent: str, source: Source, command: str) -> str:
         "the games of `semiautomines evaluate` (same seed and game numbers), both sides",
         "playing the same first probe. Differences in percentage points, ours minus",
         "JSMinesweeper's, with the paired 95% interval; time per game is wall time of the",
-        "whole game (env included) in one process, mean (max).",
+        "whole game (env included) in one process, mean (max); JSMinesweeper's are those of",
+        "the run that played each game (this run played "
+        + ", ".join(f"{row.played_now:,}" for row in rows)
+        + " of them, per row; the rest came from the cache).",
         "",
         f"| board | start (first probe) | games | JSMinesweeper | `{agent}` | {agent} - JSM "
         "(95% CI) | discordant games (JSM only / ours only) | time per game, JSM / ours "
