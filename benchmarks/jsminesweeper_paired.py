@@ -110,10 +110,12 @@ def play_row(
     peer: LazyPeer,
     cache: PeerCache,
     progress: Callable[[Row, int], None] = lambda row, total: None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Row:
     """Both sides' games ``games`` of ``board`` from ``start``, interleaved game by game
     (JSMinesweeper's from the cache where it has them); only JSMinesweeper's when
-    ``ours`` is ``None`` (filling the cache)."""
+    ``ours`` is ``None`` (filling the cache). ``stop`` is asked before every game:
+    when it says so the row ends there, its finished games kept."""
     target = board_target(board)
     settings = Settings("complete", start, seed)
     cell = opening_cell(target.width, target.height, target.mines, start)
@@ -122,6 +124,8 @@ def play_row(
     their_chunk = Chunk(PEER, target, (), settings)
     play_ours = _our_player(target, settings, ours, games.stop)
     for index in games:
+        if stop():
+            break
         key = (board, start, seed, index)
         cached = cache.get(key)
         if cached is None:
@@ -287,13 +291,26 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[st
     return games
 
 
-def _stop_on_sigterm() -> None:
-    """SIGTERM ends the run as Ctrl-C does: finished games stay in the cache."""
+class StopRequest:
+    """Ctrl-C or SIGTERM: the run stops after the game in play, which keeps every finished
+    game in the cache; a second one stops it at once. (Stopping only between games, the
+    request cannot be swallowed by a library that catches the interrupt mid-call.)"""
 
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    def __init__(self) -> None:
+        self.signal = 0
 
-    signal.signal(signal.SIGTERM, stop)
+    def install(self) -> None:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, self._take)
+
+    def _take(self, number: int, frame: Any) -> None:
+        if self.signal:
+            raise KeyboardInterrupt
+        self.signal = number
+        print("stopping after this game (again to stop at once)", file=sys.stderr, flush=True)
+
+    def __call__(self) -> bool:
+        return self.signal != 0
 
 
 def _progress() -> Callable[[Row, int], None]:
@@ -328,20 +345,23 @@ def main(argv: list[str] | None = None) -> int:
     cache = PeerCache(cache_dir / f"{source.commit[:12]}-{source.digest[:12]}.jsonl")
     peer = LazyPeer(source)
     ours = None if args.peer_only else (args.agent, make_agent(args.agent))
-    _stop_on_sigterm()
+    stop = StopRequest()
+    stop.install()
     rows: list[Row] = []
     try:
-        for board in args.boards:
+        for board, start in [(b, s) for b in args.boards for s in args.starts]:
             numbers = range(args.first_game, args.first_game + games[board])
-            for start in args.starts:
-                rows.append(
-                    play_row(board, start, numbers, args.seed, ours, peer, cache, _progress())
-                )
+            row = play_row(board, start, numbers, args.seed, ours, peer, cache, _progress(), stop)
+            rows.append(row)
+            if stop():
+                break
     except KeyboardInterrupt:
-        print("stopped: JSMinesweeper's finished games stay in the cache", file=sys.stderr)
-        return 130
+        stop.signal = stop.signal or signal.SIGINT
     finally:
         peer.close()
+    if stop():
+        print("stopped: JSMinesweeper's finished games stay in the cache", file=sys.stderr)
+        return 128 + stop.signal
     if args.peer_only:
         cached = sum(len(row.theirs) for row in rows)
         played = sum(row.played_now for row in rows)

@@ -169,6 +169,9 @@ function main() {
     if (!root) {
         throw new Error("usage: node jsminesweeper_player.js JSMINESWEEPER_DIR");
     }
+    // Ctrl-C reaches the whole process group: the Python side decides when to stop, and
+    // closing stdin ends this process.
+    process.on("SIGINT", () => {});
     const driver = loadSolver(root);
     process.stdout.write(JSON.stringify({ ready: true }) + "\n");  // start-up is not a move's time
     const lines = readline.createInterface({ input: process.stdin });

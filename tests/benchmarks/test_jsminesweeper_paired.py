@@ -119,11 +119,20 @@ class FakePlayer:
         pass
 
 
-def _row(cache: PeerCache, games: range = range(4), peer_only: bool = False):
+def _row(cache: PeerCache, games: range = range(4), peer_only: bool = False, stop=None):
     peer = jsminesweeper_paired.LazyPeer(source=None, make=FakePlayer)  # type: ignore[arg-type]
     ours = None if peer_only else ("greedy", make_agent("greedy"))
-    row = jsminesweeper_paired.play_row("beginner", "safe", games, 0, ours, peer, cache)
+    play = jsminesweeper_paired.play_row
+    row = play("beginner", "safe", games, 0, ours, peer, cache, stop=stop or (lambda: False))
     return row, peer
+
+
+def test_a_stop_request_ends_the_row_between_games_and_keeps_them(tmp_path):
+    path = tmp_path / "peer.jsonl"
+    asked = []
+    row, _ = _row(PeerCache(path), range(5), stop=lambda: asked.append(1) or len(asked) > 2)
+    assert len(row.theirs) == len(row.ours) == 2
+    assert len(PeerCache(path).games) == 2
 
 
 def test_the_cache_spares_the_peer_on_rerun(tmp_path):
