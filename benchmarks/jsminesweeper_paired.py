@@ -72,6 +72,10 @@ class Row:
     their_checks: dict[int, GameCheck] = field(default_factory=dict)
     our_checks: dict[int, GameCheck] = field(default_factory=dict)
     paths: Counter[str] = field(default_factory=Counter)
+    their_cpu: list[float] = field(default_factory=list)
+    """CPU seconds of JSMinesweeper's games that have it (those cached before it was
+    recorded do not)."""
+    our_cpu: list[float] = field(default_factory=list)
     played_now: int = 0
     """JSMinesweeper's games played in this run (the rest came from the cache)."""
 
@@ -132,15 +136,21 @@ def play_row(
             agent = peer.get()
             if their_env is None:
                 their_env = make_env(target, settings, agent.obs_mode)
+            begin = time.process_time()
             record, check = play_checked(their_env, agent, their_chunk, index)
-            cached = CachedGame(record, check, agent.node_ms, dict(agent.paths))
+            cpu = time.process_time() - begin + agent.node_cpu_ms / 1000
+            cached = CachedGame(record, check, agent.node_ms, dict(agent.paths), cpu)
             cache.put(key, cached)
             row.played_now += 1
         row.theirs.append(cached.record)
         row.their_checks[index] = cached.check
         row.paths.update(cached.paths)
+        if cached.cpu_seconds is not None:
+            row.their_cpu.append(cached.cpu_seconds)
         if play_ours is not None:
+            begin = time.process_time()
             record, check = play_ours(index)
+            row.our_cpu.append(time.process_time() - begin)
             row.ours.append(record)
             row.our_checks[index] = check
         progress(row, len(games))
@@ -166,14 +176,22 @@ def _percent(records: list[GameRecord]) -> str:
 
 
 def _seconds(records: list[GameRecord]) -> tuple[float, float]:
-    times = [r.seconds for r in records]
-    return sum(times) / len(times), max(times)
+    return _mean_max([r.seconds for r in records])
+
+
+def _mean_max(times: list[float]) -> tuple[float, float]:
+    return (sum(times) / len(times), max(times)) if times else (float("nan"), float("nan"))
 
 
 def table_row(row: Row, agent: str) -> str:
     """The row's line of the results table."""
     paired = row.paired()
     (their_mean, their_max), (our_mean, our_max) = _seconds(row.theirs), _seconds(row.ours)
+    (their_cpu, their_cpu_max), (our_cpu, our_cpu_max) = (
+        _mean_max(row.their_cpu),
+        _mean_max(row.our_cpu),
+    )
+    timed = "" if len(row.their_cpu) == len(row.theirs) else f" [{len(row.their_cpu):,} games]"
     x, y = row.first_cell
     return (
         f"| {row.board} | {STARTS[row.start]} ({x},{y}) | {paired.games:,} "
@@ -181,6 +199,8 @@ def table_row(row: Row, agent: str) -> str:
         f"| {100 * paired.difference:+.2f} ({100 * paired.low:+.2f} to {100 * paired.high:+.2f}) "
         f"| {paired.only_baseline} / {paired.only_agent} "
         f"| {their_mean:.3f} s / {our_mean:.3f} s ({their_max:.2f} s / {our_max:.2f} s) "
+        f"| {their_cpu:.3f} s{timed} / {our_cpu:.3f} s "
+        f"({their_cpu_max:.2f} s / {our_cpu_max:.2f} s) "
         f"| {len(row.mismatched())} |"
     )
 
@@ -198,16 +218,18 @@ def report(rows: list[Row], agent: str, source: Source, command: str) -> str:
         "run under node by `benchmarks/peers/jsminesweeper_player.js`; rule set `complete`,",
         "the games of `semiautomines evaluate` (same seed and game numbers), both sides",
         "playing the same first probe. Differences in percentage points, ours minus",
-        "JSMinesweeper's, with the paired 95% interval; time per game is wall time of the",
-        "whole game (env included) in one process, mean (max); JSMinesweeper's are those of",
-        "the run that played each game (this run played "
+        "JSMinesweeper's, with the paired 95% interval. Time per game is the wall time of",
+        "the whole game (env included), mean (max); CPU per game adds, for JSMinesweeper,",
+        "node's CPU time for its moves to ours for the env: on a shared machine the CPU",
+        "time is the fairer measure. JSMinesweeper's times are those of the run that",
+        "played each game (CPU only where recorded: the count in brackets; this run played "
         + ", ".join(f"{row.played_now:,}" for row in rows)
         + " of them, per row; the rest came from the cache).",
         "",
         f"| board | start (first probe) | games | JSMinesweeper | `{agent}` | {agent} - JSM "
         "(95% CI) | discordant games (JSM only / ours only) | time per game, JSM / ours "
-        "(mean; max) | mismatched games |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "(mean; max) | CPU per game, JSM / ours (mean; max) | mismatched games |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += [table_row(row, agent) for row in rows]
     lines += [

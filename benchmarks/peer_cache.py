@@ -39,6 +39,9 @@ class CachedGame:
     """The peer's own time for its moves (inside node)."""
     paths: dict[str, int]
     """How many moves each part of its solver chose."""
+    cpu_seconds: float | None = None
+    """CPU time of the game, both processes (ours for the env, the peer's for its moves);
+    ``None`` in games stored before it was recorded."""
 
 
 class PeerCache:
@@ -70,7 +73,14 @@ class PeerCache:
                 bool(row["invalid"]),
             )
             check = GameCheck(**row["check"])
-            self.games[key] = CachedGame(record, check, float(row["node_ms"]), row["paths"])
+            cpu = row.get("cpu_seconds")
+            self.games[key] = CachedGame(
+                record,
+                check,
+                float(row["node_ms"]),
+                row["paths"],
+                None if cpu is None else float(cpu),
+            )
         except (ValueError, KeyError, TypeError):
             return  # a line cut short by a hard kill
 
@@ -93,6 +103,7 @@ class PeerCache:
             "check": asdict(game.check),
             "node_ms": game.node_ms,
             "paths": game.paths,
+            "cpu_seconds": game.cpu_seconds,
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as handle:

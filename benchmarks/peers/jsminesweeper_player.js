@@ -17,7 +17,8 @@
 //       grid codes as SemiAutoMines' view: -1 covered, -2 a flagged (proven) mine,
 //       0..8 a number. Flags are given to the solver as mines it found itself.
 //   -> {"cell": flat index, "safety": its safety, "path": which part of the solver
-//       chose it, "message": the solver's own message, "ms": wall time in node}
+//       chose it, "message": the solver's own message, "ms": wall time in node,
+//       "cpu_ms": CPU time of this process for the answer}
 //   (or {"error": "..."} when it returns no clear action)
 // The solver is asked as JSMinesweeper's own bulk runs ask it (bulkRun in main.js: no
 // flags, full probability, advanced guessing), and its first clear action is the move.
@@ -156,8 +157,11 @@ async function answer(driver, line) {
     const position = JSON.parse(line);
     Math.random = seeded(12345);
     const start = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
     const reply = await driver.choose(position);
     reply.ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const used = process.cpuUsage(cpu);
+    reply.cpu_ms = (used.user + used.system) / 1000;
     if (reply.message !== undefined) {
         reply.path = pathOf(reply.message);
     }

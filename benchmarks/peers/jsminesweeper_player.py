@@ -59,6 +59,8 @@ class Choice:
     ``dead``, ``off edge``, ``engine``, ``safe`` or ``other``."""
     ms: float
     """Wall time of the solver's answer, measured in node."""
+    cpu_ms: float = 0.0
+    """CPU time of the node process for the answer (a shared machine's fair measure)."""
 
 
 def load_source(given: str | Path | None) -> Source:
@@ -106,7 +108,9 @@ class JSMinesweeperPlayer:
         reply = self._reply()
         if "error" in reply:
             raise RuntimeError(f"JSMinesweeper gave no move: {reply['error'].splitlines()[0]}")
-        return Choice(int(reply["cell"]), float(reply["safety"]), reply["path"], reply["ms"])
+        return Choice(
+            int(reply["cell"]), float(reply["safety"]), reply["path"], reply["ms"], reply["cpu_ms"]
+        )
 
     def close(self) -> None:
         """Stop the node process."""
@@ -130,10 +134,12 @@ class JSMinesweeperAgent(Agent):
         self.player = player
         self.paths: Counter[str] = Counter()
         self.node_ms = 0.0
+        self.node_cpu_ms = 0.0
 
     def reset(self, seed: int | None = None) -> None:
         self.paths = Counter()
         self.node_ms = 0.0
+        self.node_cpu_ms = 0.0
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Any) -> int:
         minefield = game.minefield
@@ -144,4 +150,5 @@ class JSMinesweeperAgent(Agent):
         choice = self.player.choose(minefield.board())
         self.paths[choice.path] += 1
         self.node_ms += choice.ms
+        self.node_cpu_ms += choice.cpu_ms
         return choice.cell

@@ -146,6 +146,8 @@ def test_the_cache_spares_the_peer_on_rerun(tmp_path):
     assert again.played_now == 0
     assert [r.won for r in again.theirs] == [r.won for r in first.theirs]
     assert again.their_checks == first.their_checks
+    assert len(again.their_cpu) == len(again.our_cpu) == 4  # CPU times kept with the games
+    assert again.their_cpu == first.their_cpu and min(first.their_cpu) > 0
 
 
 def test_filling_the_cache_apart_plays_only_the_peer(tmp_path):
