@@ -73,8 +73,8 @@ class Row:
     our_checks: dict[int, GameCheck] = field(default_factory=dict)
     paths: Counter[str] = field(default_factory=Counter)
     their_cpu: list[float] = field(default_factory=list)
-    """CPU seconds of JSMinesweeper's games that have it (those cached before it was
-    recorded do not)."""
+    """CPU seconds of JSMinesweeper's games (a game cached before its CPU time was
+    recorded is played again, once)."""
     our_cpu: list[float] = field(default_factory=list)
     played_now: int = 0
     """JSMinesweeper's games played in this run (the rest came from the cache)."""
@@ -132,7 +132,7 @@ def play_row(
             break
         key = (board, start, seed, index)
         cached = cache.get(key)
-        if cached is None:
+        if cached is None or cached.cpu_seconds is None:  # not played, or not timed yet
             agent = peer.get()
             if their_env is None:
                 their_env = make_env(target, settings, agent.obs_mode)
@@ -191,7 +191,6 @@ def table_row(row: Row, agent: str) -> str:
         _mean_max(row.their_cpu),
         _mean_max(row.our_cpu),
     )
-    timed = "" if len(row.their_cpu) == len(row.theirs) else f" [{len(row.their_cpu):,} games]"
     x, y = row.first_cell
     return (
         f"| {row.board} | {STARTS[row.start]} ({x},{y}) | {paired.games:,} "
@@ -199,8 +198,7 @@ def table_row(row: Row, agent: str) -> str:
         f"| {100 * paired.difference:+.2f} ({100 * paired.low:+.2f} to {100 * paired.high:+.2f}) "
         f"| {paired.only_baseline} / {paired.only_agent} "
         f"| {their_mean:.3f} s / {our_mean:.3f} s ({their_max:.2f} s / {our_max:.2f} s) "
-        f"| {their_cpu:.3f} s{timed} / {our_cpu:.3f} s "
-        f"({their_cpu_max:.2f} s / {our_cpu_max:.2f} s) "
+        f"| {their_cpu:.3f} s / {our_cpu:.3f} s ({their_cpu_max:.2f} s / {our_cpu_max:.2f} s) "
         f"| {len(row.mismatched())} |"
     )
 
@@ -222,7 +220,7 @@ def report(rows: list[Row], agent: str, source: Source, command: str) -> str:
         "the whole game (env included), mean (max); CPU per game adds, for JSMinesweeper,",
         "node's CPU time for its moves to ours for the env: on a shared machine the CPU",
         "time is the fairer measure. JSMinesweeper's times are those of the run that",
-        "played each game (CPU only where recorded: the count in brackets; this run played "
+        "played each game (this run played "
         + ", ".join(f"{row.played_now:,}" for row in rows)
         + " of them, per row; the rest came from the cache).",
         "",
