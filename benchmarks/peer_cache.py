@@ -1,0 +1,116 @@
+"""A peer's finished games, kept between runs so a rerun only pays for ours.
+
+A peer whose moves depend on the position alone plays a seeded game the same
+way every time, so its outcome is stored once per (board, start, seed, game)
+in a JSON-lines file named by the peer's version. Each game is appended and
+flushed as soon as it ends: a run stopped at any point (Ctrl-C, SIGTERM, a
+crash) keeps every game it finished, and the next run goes on from there. A
+line cut short by a hard kill is skipped on reading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from game_checks import GameCheck
+
+from semiautomines_agents.evaluation.records import GameRecord
+
+Key = tuple[str, str, int, int]
+"""(board, start, seed, game number)."""
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/semiautomines`` (``~/.cache/semiautomines``), outside the repository."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "semiautomines"
+
+
+@dataclass(frozen=True)
+class CachedGame:
+    """A peer's game as stored: its outcome, its fingerprint, what it cost."""
+
+    record: GameRecord
+    check: GameCheck
+    node_ms: float
+    """The peer's own time for its moves (inside node)."""
+    paths: dict[str, int]
+    """How many moves each part of its solver chose."""
+    cpu_seconds: float | None = None
+    """CPU time of the game, both processes (ours for the env, the peer's for its moves);
+    ``None`` in games stored before it was recorded."""
+
+
+class PeerCache:
+    """The stored games of one version of a peer.
+
+    :param path: the JSON-lines file (made with its folder on the first game).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.games: dict[Key, CachedGame] = {}
+        self._cut_short = False
+        if path.is_file():
+            text = path.read_text()
+            self._cut_short = bool(text) and not text.endswith("\n")
+            for line in text.splitlines():
+                self._take(line)
+
+    def _take(self, line: str) -> None:
+        try:
+            row = json.loads(line)
+            key: Key = (row["board"], row["start"], int(row["seed"]), int(row["game"]))
+            record = GameRecord(
+                int(row["game"]),
+                bool(row["won"]),
+                int(row["guesses"]),
+                float(row["safe_opened"]),
+                float(row["seconds"]),
+                bool(row["invalid"]),
+            )
+            check = GameCheck(**row["check"])
+            cpu = row.get("cpu_seconds")
+            self.games[key] = CachedGame(
+                record,
+                check,
+                float(row["node_ms"]),
+                row["paths"],
+                None if cpu is None else float(cpu),
+            )
+        except (ValueError, KeyError, TypeError):
+            return  # a line cut short by a hard kill
+
+    def get(self, key: Key) -> CachedGame | None:
+        return self.games.get(key)
+
+    def put(self, key: Key, game: CachedGame) -> None:
+        """Store one game, on disk at once."""
+        board, start, seed, number = key
+        row = {
+            "board": board,
+            "start": start,
+            "seed": seed,
+            "game": number,
+            "won": game.record.won,
+            "guesses": game.record.guesses,
+            "safe_opened": game.record.safe_opened,
+            "seconds": game.record.seconds,
+            "invalid": game.record.invalid,
+            "check": asdict(game.check),
+            "node_ms": game.node_ms,
+            "paths": game.paths,
+            "cpu_seconds": game.cpu_seconds,
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as handle:
+            if self._cut_short:  # end the line a hard kill cut short, not this one
+                handle.write("\n")
+                self._cut_short = False
+            handle.write(json.dumps(row) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.games[key] = game
