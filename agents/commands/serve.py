@@ -25,10 +25,14 @@ examples:
   semiautomines serve                      # http://127.0.0.1:8765/ in the browser
   semiautomines serve --port 0 --no-browser
   semiautomines serve --runs runs/search-expert runs/greedy-expert
+  semiautomines serve --maps maps/no-guess/expert --replays games/
 
-The page has four modes: Play, Analyse, Watch and Replay (the run folders given with
---runs, from `evaluate --save-games`). Every mode uses the JSON API under /api/,
-described at /openapi.json; see docs/web.md.
+The page has four modes: Play, Analyse, Watch (on a board, or on a map given with
+--maps: game K of seed S as `evaluate --maps MAP --seed S` run from the same folder
+plays it) and Replay (the run folders given with --runs, from `evaluate
+--save-games`, and people's replay files given with --replays, stepped from guess to
+guess). Every mode uses the JSON API under /api/, described at /openapi.json; see
+docs/web.md.
 
 exit status: 2 bad input (one line on stderr), 130 after Ctrl-C, 143 after SIGTERM."""
 
@@ -59,6 +63,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="run folders of `evaluate --save-games` to replay",
     )
     parser.add_argument(
+        "--maps",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="PATH",
+        help="map files or folders to watch agents on (as `evaluate --maps` reads them)",
+    )
+    parser.add_argument(
+        "--replays",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="PATH",
+        help="replay files (.avf .rmv .mvf .evf .msor) or folders of them to step through",
+    )
+    parser.add_argument(
         "--no-browser", action="store_true", help="do not open the page in a browser"
     )
     parser.set_defaults(func=run)
@@ -87,10 +107,14 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise CliError(INSTALL_HINT) from None
     from ..web.app import create_app
+    from ..web.maps import MapFiles
+    from ..web.replays import ReplayFiles
     from ..web.runs import RunFolders
     from ..web.security import is_loopback, served_hosts
 
     runs = RunFolders.from_paths([Path(p) for p in args.runs])
+    maps = MapFiles.from_paths([Path(p) for p in args.maps])
+    replays = ReplayFiles.from_paths([Path(p) for p in args.replays])
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
@@ -101,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             "anyone who can reach it can use the app",
             file=sys.stderr,
         )
-    app = create_app(runs=runs, hosts=served_hosts(args.host, port))
+    app = create_app(runs=runs, hosts=served_hosts(args.host, port), maps=maps, replays=replays)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False)
     server = uvicorn.Server(config)
     print(f"serving on {url}", flush=True)

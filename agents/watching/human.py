@@ -59,6 +59,10 @@ class HumanReplayDriver(Driver):
             return Guess((action.x, action.y), f"move {move}: {self._notes.note(game, cell)}")
         return None
 
+    def move_of(self, guess: int) -> int:
+        """The replay's action number (from 1) of guess number ``guess`` handed out."""
+        return self.probes[self._handed[guess]][0]
+
     def title(self, moves: int) -> str:
         replay = self.replay
         return f"{replay.program} replay {Path(replay.source).name}: guess {moves}"

@@ -30,7 +30,9 @@ from .analyse import analyse_request, analysis
 from .errors import ApiError
 from .games import GameStore, move, new_game
 from .limits import MAX_WATCH_STREAMS, WORK_SECONDS, WORKERS
+from .maps import MapFiles
 from .payload import read_json, text_field
+from .replays import ReplayFiles
 from .runs import RunFolders, replay
 from .security import HostCheck
 from .watching import event, watch_driver, watch_request, watched_moves
@@ -137,16 +139,19 @@ def api_routes(work: Work, games: GameStore) -> list[Route]:
     ]
 
 
-def watch_route(work: Work, limit: int = MAX_WATCH_STREAMS) -> Route:
+def watch_route(work: Work, limit: int = MAX_WATCH_STREAMS, maps: MapFiles | None = None) -> Route:
     """``GET /api/watch``: one agent's game as Server-Sent Events, each move computed
-    in a worker thread; at most ``limit`` streams at once."""
+    in a worker thread; at most ``limit`` streams at once. ``map=NAME`` plays one
+    of ``maps`` instead of a board."""
     active = [0]
+    maps = maps or MapFiles()
 
     async def watch(request: Request) -> Response:
         wanted = watch_request(request.query_params)
+        target = None if wanted.map is None else maps.target(wanted.map)
         if active[0] >= limit:
             raise ApiError(503, f"already {limit} games being watched; try again later")
-        driver = await work.run(watch_driver, wanted)
+        driver = await work.run(watch_driver, wanted, target)
         events = watched_moves(driver)
         active[0] += 1
 
@@ -192,14 +197,39 @@ def run_routes(work: Work, runs: RunFolders) -> list[Route]:
     ]
 
 
+def file_routes(work: Work, maps: MapFiles, replays: ReplayFiles) -> list[Route]:
+    """``/api/maps`` (Watch's maps) and the ``/api/replays...`` routes of Replay."""
+
+    def map_listing(request: Request) -> Response:
+        return JSONResponse(maps.listing())
+
+    def replay_listing(request: Request) -> Response:
+        return JSONResponse(replays.listing())
+
+    async def human_game(request: Request) -> Response:
+        name = request.path_params["name"]
+        replays.check(name)
+        return JSONResponse(await work.run(replays.answer, name))
+
+    return [
+        Route("/api/maps", map_listing, methods=["GET"]),
+        Route("/api/replays", replay_listing, methods=["GET"]),
+        Route("/api/replays/{name}", human_game, methods=["GET"]),
+    ]
+
+
 def create_app(
     runs: RunFolders | None = None,
     hosts: Iterable[str] | None = None,
     work: Work | None = None,
+    maps: MapFiles | None = None,
+    replays: ReplayFiles | None = None,
 ) -> Starlette:
     """The web app.
 
     :param runs: the run folders of ``evaluate --save-games`` that Replay lists.
+    :param maps: the map files and folders of ``serve --maps`` that Watch offers.
+    :param replays: the human replay files of ``serve --replays`` that Replay lists.
     :param hosts: the ``host:port`` values the app answers to (see
         :class:`.security.HostCheck`); ``None``: the loopback names at any port.
     :param work: the worker threads and time budget (default :class:`Work()`).
@@ -209,8 +239,10 @@ def create_app(
     work = work or Work()
     routes: list[Route | Mount] = [Route("/", _page, methods=["GET"])]
     routes += api_routes(work, GameStore())
-    routes.append(watch_route(work))
+    maps = maps or MapFiles()
+    routes.append(watch_route(work, maps=maps))
     routes += run_routes(work, runs or RunFolders())
+    routes += file_routes(work, maps, replays or ReplayFiles())
     routes.append(openapi_route(routes))
     routes.append(Mount("/static", StaticFiles(directory=STATIC, check_dir=False)))
     return Starlette(

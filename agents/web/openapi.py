@@ -140,6 +140,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "parameters": [
                 _query("agent"),
                 _query("board"),
+                _query("map"),
                 _query("seed", "integer"),
                 _query("game", "integer"),
                 _query("rules"),
@@ -147,7 +148,8 @@ PATHS: dict[str, dict[str, Any]] = {
             ],
             "responses": {
                 "200": {
-                    "description": "event: move ... event: end",
+                    "description": "event: start (a map's size; maps only), "
+                    "event: move ... event: end",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}},
                 },
                 "400": {
@@ -178,6 +180,25 @@ PATHS: dict[str, dict[str, Any]] = {
         "get": {
             "summary": "one saved game, move by move",
             "parameters": [_path_parameter("run"), _path_parameter("n")],
+            "responses": _answer({"type": "object"}, "the game"),
+        }
+    },
+    "/api/maps": {
+        "get": {
+            "summary": "the maps given to serve --maps, by name (watch them with map=NAME)",
+            "responses": _answer({"type": "object"}, "the maps"),
+        }
+    },
+    "/api/replays": {
+        "get": {
+            "summary": "the human replay files given to serve --replays, by name",
+            "responses": _answer({"type": "object"}, "the replays"),
+        }
+    },
+    "/api/replays/{name}": {
+        "get": {
+            "summary": "one human replay, move by move, each guess with the review's figures",
+            "parameters": [_path_parameter("name")],
             "responses": _answer({"type": "object"}, "the game"),
         }
     },

@@ -19,7 +19,7 @@ from minesweep_env.solver.registry import RULE_SETS
 from minesweep_env.tui.driver import InvalidGuess, check_guess
 
 from .. import ModelNotFoundError, make_agent
-from ..evaluation import Settings, board_target
+from ..evaluation import Settings, Target, board_target
 from ..watching import AgentDriver
 from ..watching.notes import Notes
 from .errors import bad_input
@@ -40,6 +40,8 @@ class WatchRequest:
     game: int
     rules: str
     first_click: str
+    map: str | None = None
+    """A map's name in ``/api/maps``, played instead of ``board`` when given."""
 
 
 def _number(query: Mapping[str, str], name: str, default: int, high: int) -> int:
@@ -66,15 +68,21 @@ def watch_request(query: Mapping[str, str]) -> WatchRequest:
         game=_number(query, "game", 0, MAX_GAME),
         rules=rules,
         first_click=first_click,
+        map=query.get("map") or None,
     )
 
 
-def watch_driver(request: WatchRequest) -> AgentDriver:
-    """The driver playing the requested game (agent made, board checked), or a 400."""
-    try:
-        target = board_target(request.board)
-    except (TypeError, ValueError) as error:
-        raise bad_input(str(error)) from None
+def watch_driver(request: WatchRequest, target: Target | None = None) -> AgentDriver:
+    """The driver playing the requested game (agent made, board checked), or a 400.
+
+    :param target: the map to play (from :class:`.maps.MapFiles`); ``None``: the
+        request's board.
+    """
+    if target is None:
+        try:
+            target = board_target(request.board)
+        except (TypeError, ValueError) as error:
+            raise bad_input(str(error)) from None
     if target.width * target.height > MAX_WEB_CELLS:
         raise bad_input(f"board {request.board!r} is larger than the web app's limit")
     zone = {"safe": 1, "zero": 9}.get(request.first_click, 0)
@@ -90,8 +98,14 @@ def watch_driver(request: WatchRequest) -> AgentDriver:
 
 def watched_moves(driver: AgentDriver) -> Iterator[tuple[str, dict[str, Any]]]:
     """The game's events, computed one at a time as they are asked for:
-    ``("move", {...})`` per move, then ``("end", {"state", "moves", "guesses"})``."""
+    ``("move", {...})`` per move, then ``("end", {"state", "moves", "guesses"})``.
+
+    A map's game starts with ``("start", {"width", "height", "mines"})``: the page
+    knows a board's size from its name, not a map's.
+    """
     game = driver.game()
+    if driver.target.kind == "map":
+        yield "start", {"width": game.width, "height": game.height, "mines": driver.target.mines}
     notes = Notes()
     moves = 0
     invalid = False
