@@ -59,10 +59,12 @@ def _percent(p: float) -> str:
 
 
 def guess_reason(note: str, judged: JudgedGuess | None) -> str:
-    """The driver's note on a move, with the review's figures when it judged the move."""
+    """The driver's note on a move (its mine probability), with the review's figures
+    when it judged the move: the safest cell's probability and the search agent's cell
+    when it differs."""
     if judged is None:
         return note
-    reason = f"{note}; mine {_percent(judged.probability)}, safest {_percent(judged.safest)}"
+    reason = f"{note}; safest on the board {_percent(judged.safest)}"
     x, y = judged.advice.get("x"), judged.advice.get("y")
     if x is not None and y is not None and (x, y) != (judged.x, judged.y):
         reason += f"; search advised ({x}, {y})"

@@ -1,5 +1,6 @@
 // Replay: the run folders the server was given (--runs), their games filtered by result
-// and guesses, and a saved game stepped move by move ("n" jumps to the next guess).
+// and guesses, and people's replay files (--replays); a game stepped move by move
+// ("n" jumps to the next guess).
 
 import { api, guarded } from "./api.js";
 import { MoveBoard } from "./movelist.js";
@@ -16,8 +17,26 @@ export class ReplayMode {
     this.$("#rp-next").addEventListener("click", () => this.seek(this.view.shown + 1));
     this.$("#rp-last").addEventListener("click", () => this.seek(this.view.moves.length));
     this.$("#rp-next-guess").addEventListener("click", () => this.nextGuess());
+    this.$("#rp-open-file").addEventListener("click", () => this.openFile(this.$("#rp-file").value));
     this.wanted = { run: params.get("run"), game: params.get("game") };
     this.listRuns();
+    this.listReplays(params.get("replay"));
+  }
+
+  /** Offer the server's replay files (GET /api/replays), when it has any. */
+  async listReplays(wanted) {
+    await guarded(async () => {
+      const { replays } = await api("/api/replays");
+      if (!replays.length) return;
+      const select = this.$("#rp-file");
+      select.replaceChildren(...replays.map((r) => new Option(r.name, r.name)));
+      this.$("#rp-file-choice").hidden = false;
+      this.$("#rp-open-file").hidden = false;
+      if (wanted) {
+        select.value = wanted;
+        await this.openFile(wanted);
+      }
+    });
   }
 
   async listRuns() {
@@ -27,7 +46,7 @@ export class ReplayMode {
       select.replaceChildren(...runs.map((r) => new Option(`${r.name} (${r.games} games)`, r.name)));
       if (this.wanted.run) select.value = this.wanted.run;
       if (runs.length) await this.listGames();
-      else this.$("#rp-info").textContent = "No run folders: start the server with --runs DIR.";
+      else if (!this.gameLabel) this.$("#rp-info").textContent = "No run folders: start the server with --runs DIR (or --replays PATH).";
     });
   }
 
@@ -70,14 +89,32 @@ export class ReplayMode {
   async open(run, number) {
     await guarded(async () => {
       const game = await api(`/api/runs/${encodeURIComponent(run)}/games/${number}`);
-      this.view.start(game.width, game.height);
-      this.view.moves = game.moves;
-      this.view.result = game.result;
       const who = game.agent ? `${game.agent}, ` : "";
-      this.gameLabel = `${run} game ${number}: ${who}${game.width}×${game.height}, ${game.mines} mines, ${game.result}`;
+      this.show(game, `${run} game ${number}: ${who}${game.width}×${game.height}, ${game.mines} mines, ${game.result}`);
       this.root.dataset.replayGame = number;
-      this.seek(0);
     });
+  }
+
+  /** A person's replay file, stepped as a saved game: its moves are the guesses left
+   *  once the auto-solver has made every proven move. */
+  async openFile(name) {
+    if (!name) return;
+    await guarded(async () => {
+      const game = await api(`/api/replays/${encodeURIComponent(name)}`);
+      const s = game.summary;
+      this.show(game, `${name}: ${game.player}, ${game.width}×${game.height}, ${game.mines} mines, ` +
+        `${game.result}; ${s.guesses} guesses, survival ${(s.survival_taken * 100).toFixed(1)}% ` +
+        `taken against ${(s.survival_best * 100).toFixed(1)}% on the safest cells, 3BV ${s.bbbv}`);
+      this.root.dataset.replayFile = name;
+    });
+  }
+
+  show(game, label) {
+    this.view.start(game.width, game.height);
+    this.view.moves = game.moves;
+    this.view.result = game.result === "unfinished" ? game.state : game.result;
+    this.gameLabel = label;
+    this.seek(0);
   }
 
   seek(n) {

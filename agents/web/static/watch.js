@@ -1,7 +1,8 @@
-// Watch: one or two agents play game K of seed S live. The moves stream from
-// GET /api/watch (Server-Sent Events) into a buffer; the page shows them at its own pace.
+// Watch: one or two agents play game K of seed S live, on a board or on one of the
+// server's maps (serve --maps). The moves stream from GET /api/watch (Server-Sent
+// Events) into a buffer; the page shows them at its own pace.
 
-import { agents, boardSize, showError } from "./api.js";
+import { agents, api, boardSize, showError } from "./api.js";
 import { describeMove, MoveBoard } from "./movelist.js";
 
 class Pane {
@@ -92,19 +93,36 @@ export class WatchMode {
       this.$("#watch-speed").value = params.get("speed");
       this.$("#watch-speed-out").textContent = `${this.$("#watch-speed").value}/s`;
     }
-    if (params.get("agent")) this.start();
+    const listed = this.listMaps(params.get("map"));
+    if (params.get("agent")) listed.then(() => this.start());
+  }
+
+  /** Offer the server's maps (GET /api/maps) beside the board, when it has any. */
+  async listMaps(wanted) {
+    try {
+      const { maps } = await api("/api/maps");
+      if (!maps.length) return;
+      const select = this.form.map;
+      for (const m of maps) select.append(new Option(`${m.name} (${m.width}×${m.height}, ${m.mines} mines)`, m.name));
+      this.$("#watch-map-choice").hidden = false;
+      if (wanted) select.value = wanted;
+    } catch (error) {
+      showError(error.message);
+    }
   }
 
   start() {
     this.pause();
     for (const pane of this.panes) pane.close();
     const f = this.form;
-    const query = { board: f.board.value.trim(), seed: f.seed.value, game: f.game.value,
+    const where = f.map.value ? { map: f.map.value } : { board: f.board.value.trim() };
+    const query = { ...where, seed: f.seed.value, game: f.game.value,
       rules: f.rules.value, first_click: f.first_click.value };
     const names = [f.agent.value.trim(), f.agent2.value.trim()].filter(Boolean);
     if (!names.length) { showError("name an agent to watch"); return; }
     showError("");
-    const size = boardSize(query.board);
+    // A map's size comes with the stream's start event.
+    const size = query.map ? null : boardSize(query.board);
     this.panes = names.map((name) => new Pane(name, query));
     this.$("#watch-panes").replaceChildren(...this.panes.map((p) => p.node));
     for (const pane of this.panes) pane.open(size);

@@ -37,10 +37,11 @@ def cli_command(*args: str) -> list[str]:
 class WebServer:
     """A ``semiautomines serve`` subprocess; ``url`` is the address it printed."""
 
-    def __init__(self, runs: list[Path]) -> None:
+    def __init__(self, runs: list[Path], extra: list[str] | None = None) -> None:
         arguments = ["serve", "--port", "0", "--no-browser"]
         if runs:
             arguments += ["--runs", *map(str, runs)]
+        arguments += extra or []
         self.process = subprocess.Popen(
             cli_command(*arguments),
             stdout=subprocess.PIPE,
@@ -89,8 +90,15 @@ def web_runs() -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def web_server(web_runs: list[Path]) -> Iterator[WebServer]:
-    server = WebServer(web_runs)
+def web_options() -> list[str]:
+    """More ``serve`` options (``--maps``, ``--replays``): none unless a test module
+    overrides this fixture."""
+    return []
+
+
+@pytest.fixture(scope="module")
+def web_server(web_runs: list[Path], web_options: list[str]) -> Iterator[WebServer]:
+    server = WebServer(web_runs, web_options)
     yield server
     server.stop()
 

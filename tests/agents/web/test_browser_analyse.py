@@ -107,7 +107,10 @@ def test_the_advice_is_guess_json(page: Page, web_server, tmp_path) -> None:
     board_file.write_text(position_text())
     done = subprocess.run(
         cli_command("guess", str(board_file), "--json"),
-        capture_output=True, text=True, timeout=300, check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
     )
     guess = json.loads(done.stdout)
     assert (int(advised.get_attribute("data-x")), int(advised.get_attribute("data-y"))) == (

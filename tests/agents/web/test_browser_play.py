@@ -58,9 +58,7 @@ def probe(page: Page, x: int, y: int) -> None:
 
 def covered_cells(page: Page) -> list[tuple[int, int]]:
     found = page.locator('#play-board .cell[data-state="covered"]')
-    return [
-        (int(c.get_attribute("data-x")), int(c.get_attribute("data-y"))) for c in found.all()
-    ]
+    return [(int(c.get_attribute("data-x")), int(c.get_attribute("data-y"))) for c in found.all()]
 
 
 def test_a_game_is_played_to_a_win(page: Page, web_server) -> None:

@@ -33,10 +33,30 @@ def evaluated(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs")
     command = [str(CLI)] if CLI.exists() else [sys.executable, "-m", "minesweep_env.cli.main"]
     subprocess.run(
-        [*command, "evaluate", "--agents", AGENT, "--boards", BOARD, "--maps", "none",
-         "--games", str(GAMES), "--seed", str(SEED), "--workers", "1", "--save-games",
-         "--no-progress", "--out", str(out)],
-        check=True, capture_output=True, text=True, timeout=300,
+        [
+            *command,
+            "evaluate",
+            "--agents",
+            AGENT,
+            "--boards",
+            BOARD,
+            "--maps",
+            "none",
+            "--games",
+            str(GAMES),
+            "--seed",
+            str(SEED),
+            "--workers",
+            "1",
+            "--save-games",
+            "--no-progress",
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     (run,) = [p for p in out.iterdir() if p.is_dir()]
     return run

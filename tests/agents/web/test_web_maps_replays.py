@@ -123,7 +123,7 @@ def test_a_replay_steps_as_a_saved_game_does(client, name):
     reasons = " | ".join(m["reason"] for m in game["moves"])
     for judged in review.guesses:
         if f"move {judged.move}:" in reasons:
-            assert f"safest {judged.safest * 100:.1f}%" in reasons
+            assert f"safest on the board {judged.safest * 100:.1f}%" in reasons
     assert client.get(f"/api/replays/{name}").json() == game  # kept, not recomputed
 
 
