@@ -38,15 +38,17 @@ from .moves import play_move
 def replay_paths(paths: Sequence[Path]) -> list[Path]:
     """The replay files among ``paths`` and in the folders among them, or a CliError."""
     found: list[Path] = []
+    known = ", ".join(REPLAY_FORMATS)
     for path in paths:
         if path.is_file():
+            if path.suffix.lower() not in REPLAY_FORMATS:
+                raise CliError(f"--replays: {path}: not a replay file (expected {known})")
             found.append(path)
         elif path.is_dir():
             files = sorted(
                 p for p in path.rglob("*") if p.suffix.lower() in REPLAY_FORMATS and p.is_file()
             )
             if not files:
-                known = ", ".join(REPLAY_FORMATS)
                 raise CliError(f"--replays: {path}: no replay files ({known}) in this folder")
             found.extend(files)
         else:
@@ -80,7 +82,7 @@ def human_replay(replay: HumanReplay, review: Review) -> dict[str, Any]:
     judged = {g.move: g for g in review.guesses}
     game: Game = driver.game()
     notes = Notes()
-    moves = []
+    moves: list[dict[str, Any]] = []
     while game.state.value == "playing":
         guess = driver.guess(game, len(moves))
         if guess is None:

@@ -90,8 +90,11 @@ def test_a_map_is_named_never_a_path(client):
 def test_serve_maps_refuses_a_missing_path_in_a_line(tmp_path):
     with pytest.raises(CliError, match="--maps"):
         MapFiles.from_paths([tmp_path / "missing.txt"])
-    with pytest.raises(CliError, match="--replays"):
+    with pytest.raises(CliError, match="--replays.*no replay files"):
         ReplayFiles.from_paths([tmp_path])
+    (tmp_path / "notes.txt").write_text("x")
+    with pytest.raises(CliError, match="--replays.*not a replay file"):
+        ReplayFiles.from_paths([tmp_path / "notes.txt"])
 
 
 def test_replays_are_listed_by_name(client):
