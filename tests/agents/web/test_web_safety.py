@@ -4,6 +4,7 @@ under 500 (hypothesis fuzzes it), the work budget, and slow work never blocks fa
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
 from urllib.parse import quote
@@ -190,7 +191,9 @@ def test_a_slow_analysis_does_not_block_a_fast_one_and_20_clients_get_answers(mo
             answers = await asyncio.gather(*crowd)
             assert [status for _, status in answers] == [200] * 20
 
-    asyncio.run(scenario())
+    # A thread of its own: a browser test's Playwright loop may be running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
 
 
 _query_value = st.text(max_size=12) | st.integers(-5, 2**70).map(str)
