@@ -37,21 +37,10 @@ const path = require("path");
 const readline = require("readline");
 const vm = require("vm");
 
-const FILES = [
-    "Minesweeper/Utility/PrimeSieve.js",
-    "Minesweeper/Utility/Binomial.js",
-    "Minesweeper/client/Tile.js",
-    "Minesweeper/client/Board.js",
-    "Minesweeper/client/MinesweeperGame.js",
-    "Minesweeper/client/solver_main.js",
-    "Minesweeper/client/solver_probability_engine.js",
-    "Minesweeper/client/Brute_force.js",
-    "Minesweeper/client/BruteForceAnalysis.js",
-    "Minesweeper/client/SolutionCounter.js",
-    "Minesweeper/client/EfficiencyHelper.js",
-    "Minesweeper/client/FiftyFiftyHelper.js",
-    "Minesweeper/client/LongTermRiskHelper.js",
-];
+// JSMinesweeper's scripts this driver loads, in order: the probability engine's, then
+// its solver's (the list is shared with jsminesweeper_player.py).
+const LISTS = require("./jsminesweeper_files.json");
+const FILES = [...LISTS.engine, ...LISTS.player];
 
 // Runs inside the scripts' scope, after them: it sees their classes and functions.
 const DRIVER = `

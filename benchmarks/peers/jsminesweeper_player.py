@@ -28,22 +28,10 @@ from . import PeerMissing
 from .jsminesweeper_source import Source, find_source
 
 DRIVER = Path(__file__).with_name("jsminesweeper_player.js")
-SOLVER_FILES = [
-    "Minesweeper/Utility/PrimeSieve.js",
-    "Minesweeper/Utility/Binomial.js",
-    "Minesweeper/client/Tile.js",
-    "Minesweeper/client/Board.js",
-    "Minesweeper/client/MinesweeperGame.js",
-    "Minesweeper/client/solver_main.js",
-    "Minesweeper/client/solver_probability_engine.js",
-    "Minesweeper/client/Brute_force.js",
-    "Minesweeper/client/BruteForceAnalysis.js",
-    "Minesweeper/client/SolutionCounter.js",
-    "Minesweeper/client/EfficiencyHelper.js",
-    "Minesweeper/client/FiftyFiftyHelper.js",
-    "Minesweeper/client/LongTermRiskHelper.js",
-]
-"""What the driver loads, in order (the same list as in the driver)."""
+_FILE_LISTS = json.loads(Path(__file__).with_name("jsminesweeper_files.json").read_text())
+SOLVER_FILES: list[str] = [*_FILE_LISTS["engine"], *_FILE_LISTS["player"]]
+"""What the driver loads, in order: one list in ``jsminesweeper_files.json``, read by
+both node drivers."""
 
 
 @dataclass(frozen=True)

@@ -32,16 +32,8 @@ const path = require("path");
 const readline = require("readline");
 const vm = require("vm");
 
-const FILES = [
-    "Minesweeper/Utility/PrimeSieve.js",
-    "Minesweeper/Utility/Binomial.js",
-    "Minesweeper/client/Tile.js",
-    "Minesweeper/client/Board.js",
-    "Minesweeper/client/MinesweeperGame.js",
-    "Minesweeper/client/solver_main.js",
-    "Minesweeper/client/solver_probability_engine.js",
-    "Minesweeper/client/Brute_force.js",
-];
+// JSMinesweeper's probability engine scripts, in order (shared with the playing driver).
+const FILES = require("./jsminesweeper_files.json").engine;
 
 // Runs inside the context, after the engine files: it sees their classes and functions.
 const DRIVER = `
