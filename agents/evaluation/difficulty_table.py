@@ -191,7 +191,8 @@ def _maps_panel(panel: Any, maps: Binned) -> None:
                 middles, centre, yerr=bars, capsize=2, marker="o", markersize=3,
                 label=f"{agent}, {name}",
             )  # fmt: skip
-    _label_axes(panel, f"maps ({len(maps)})")
+    panel.tick_params(axis="x", labelsize=7)
+    _label_axes(panel, f"maps ({len(maps)} plotted)")
     panel.legend(fontsize=6, frameon=False)
 
 
