@@ -13,9 +13,9 @@ the board at that moment, the search agent's advice with its explanation (what
 ``semiautomines guess`` prints for the same position), and whether the cell was
 a forced 50/50 (a coin flip no later number could have settled). The summary
 multiplies the survival chances the player took and the best ones on offer. The
-cells of one chord are judged on the same position and their chances multiplied
-as if apart: exact when one of them is a guess, an estimate of the chord's risk
-when several are.
+cells of one chord are judged on the same position; the survival counts them at
+their exact joint risk (each cell's probability given the chord's earlier cells
+are safe), since they were opened together, not one after another.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.formats.replay import HumanReplay
 from minesweep_env.formats.replay_walk import ReplayStep, walk
 from minesweep_env.solver.probability import Weights, count_position
@@ -62,6 +62,16 @@ class JudgedGuess:
     """The guess hit a mine."""
     chord: tuple[int, int] | None = None
     """The number (x, y) chorded when a chord opened the cell; ``None`` for a probe."""
+    conditional: float | None = None
+    """The mine probability given that the cells the same chord opened before this one
+    are safe (:func:`chained_probabilities`): the cell's share of the chord's joint
+    risk; equal to :attr:`probability` for a probe and a chord's first guess (``None``:
+    not counted, :attr:`probability` stands)."""
+
+    @property
+    def risk(self) -> float:
+        """The factor this guess takes off the chance of surviving the game."""
+        return self.probability if self.conditional is None else self.conditional
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +84,7 @@ class JudgedGuess:
             "forced": self.forced,
             "lost": self.lost,
             "chord": None if self.chord is None else {"x": self.chord[0], "y": self.chord[1]},
+            "conditional": self.risk,
         }
 
 
@@ -88,8 +99,9 @@ class Review:
 
     @property
     def survival_taken(self) -> float:
-        """The chance of surviving every guess the player made."""
-        return math.prod(1.0 - g.probability for g in self.guesses)
+        """The chance of surviving every guess the player made (a chord's cells at their
+        exact joint risk)."""
+        return math.prod(1.0 - g.risk for g in self.guesses)
 
     @property
     def survival_best(self) -> float:
@@ -146,6 +158,37 @@ def _advice(agent: SearchAgent, board: Board, weights: Weights) -> dict[str, Any
     return advice_json(advice, board.width, probability, board.total_mines, explanation, agent)
 
 
+def chained_probabilities(
+    board: Board, cells: list[tuple[int, int]], weights: Weights, cache: dict
+) -> list[float]:
+    """Each cell's mine probability given that the cells before it in ``cells`` are
+    safe, so that the product of the chances of surviving them is the exact chance
+    that all of them are safe (what a chord opening them all at once risks).
+
+    The first is the cell's own probability (from ``weights``, the counts of
+    ``board``); each later one is counted on ``board`` with the earlier cells marked
+    safe. Once the cells so far cannot all be safe, the rest keep their own.
+    """
+    width = board.width
+    chained = []
+    grid = board.grid.copy()
+    current = weights
+    for x, y in cells:
+        cell = y * width + x
+        own = (weights.mine_weight[cell] or 0) / weights.layouts
+        if current is None:
+            chained.append(own)
+            continue
+        mine = (current.mine_weight[cell] or 0) / current.layouts
+        chained.append(mine)
+        grid[y, x] = KNOWN_SAFE
+        if mine == 1:
+            current = None  # no layout keeps every cell so far safe
+        elif len(chained) < len(cells):
+            current = count_position(Board(grid.copy(), board.total_mines), cache=cache)
+    return chained
+
+
 def judge(
     step: ReplayStep, replay: HumanReplay, agent: SearchAgent, cache: dict
 ) -> list[JudgedGuess]:
@@ -163,6 +206,7 @@ def judge(
     advice = _advice(agent, board, weights)
     action = step.action
     chord = (action.x, action.y) if action.kind == "chord" else None
+    chained = chained_probabilities(board, risky, weights, cache)
     return [
         JudgedGuess(
             move=step.move,
@@ -174,8 +218,9 @@ def judge(
             advice=advice,
             lost=bool(replay.layout.mines[y, x]),
             chord=chord,
+            conditional=conditional,
         )
-        for x, y in risky
+        for (x, y), conditional in zip(risky, chained, strict=True)
     ]
 
 

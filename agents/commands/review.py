@@ -36,8 +36,7 @@ clicks showed; a file no layout explains is refused). A guess is a cell opened
 whose mine probability was above zero given the numbers on show and the mine
 total (the player's flags are set aside); the first probe is not judged. A chord
 on a wrong or unproven flag is a guess on each such cell it opens, marked with
-the chord's cell.
-Cells are (x, y) from the top left, 0-based; a move is the action's number in the
+the chord's cell. Cells are (x, y) from the top left, 0-based; a move is the action's number in the
 replay (probes, flags and chords, from 1).
 
 For each guess: its mine probability, the lowest on the board at that moment
@@ -47,11 +46,13 @@ surviving the guesses taken against that of the safest cells, and the board's
 3BV, ZiNi, openings and islands.
 
 --json prints {"replay", "guesses": [{"move", "x", "y", "probability", "safest",
-"advice", "forced", "lost", "chord"}, ...], "summary": {"guesses", "survival_taken",
-"survival_best", "bbbv", "zini", "openings", "islands", "forced", "chord_guesses",
-"outcome", "completed", "moves", "program", "width", "height", "mines"}}; "advice" is
-`guess --json`'s object; "chord" is {"x", "y"} of the chorded number, or null for a
-probe; "outcome" is how the actions end replayed here, "completed" whether the file
+"advice", "forced", "lost", "chord", "conditional"}, ...], "summary": {"guesses",
+"survival_taken", "survival_best", "bbbv", "zini", "openings", "islands", "forced",
+"chord_guesses", "outcome", "completed", "moves", "program", "width", "height",
+"mines"}}; "advice" is `guess --json`'s object; "chord" is {"x", "y"} of the chorded
+number, or null for a probe; "conditional" the mine probability given the same
+chord's earlier cells are safe (so survival_taken counts a chord at its joint
+risk); "outcome" is how the actions end replayed here, "completed" whether the file
 says won.
 
 exit status: 0, or 2 for a file that cannot be read (one line on stderr).

@@ -190,8 +190,14 @@ def test_a_chord_that_opens_several_unproven_cells_is_several_guesses(tmp_path: 
     cells = [(g.move, g.x, g.y, g.chord, g.lost) for g in review.guesses]
     assert cells == [(3, 1, 1, (2, 2), True), (3, 2, 1, (2, 2), False)]
     assert [g.probability for g in review.guesses] == pytest.approx([1 / 2, 1 / 3])
-    assert review.survival_taken == pytest.approx(1 / 2 * 2 / 3)
-    check_consistent(review.as_json())
+    # Opened together, both are safe only when (3, 1) holds the 1's mine: 1/6, not the
+    # 1/2 * 2/3 of two separate guesses. (2, 1) is a mine in 2/3 of the layouts where
+    # (1, 1) is safe.
+    assert [g.conditional for g in review.guesses] == pytest.approx([1 / 2, 2 / 3])
+    assert review.survival_taken == pytest.approx(1 / 6)
+    report = review.as_json()
+    check_consistent(report)
+    assert [g["conditional"] for g in report["guesses"]] == pytest.approx([1 / 2, 2 / 3])
 
 
 def test_a_chord_text_row_names_the_chorded_number(
@@ -201,3 +207,20 @@ def test_a_chord_text_row_names_the_chorded_number(
     assert cli_main(["review", replay.source]) == 0
     (row,) = [line for line in capsys.readouterr().out.splitlines() if "chord on" in line]
     assert "(2, 0)" in row and "chord on (1, 0)" in row and row.endswith("<- lost")
+
+
+def test_chained_probabilities_count_a_chords_cells_at_their_joint_risk() -> None:
+    from minesweep_env.core.board import Board
+    from minesweep_env.solver.probability import count_position
+    from semiautomines_agents.coach import chained_probabilities
+
+    # One mine, and the 1s see only (2, 0) and (2, 1): one of them is the mine, so the
+    # second is certain once the first is safe, and both are never safe together.
+    board = Board.from_rows(["01?", "01?"], total_mines=1)
+    weights = count_position(board)
+    cells = [(2, 0), (2, 1)]
+    assert chained_probabilities(board, cells, weights, {}) == [0.5, 1.0]
+    # A certain mine first: the cells after it keep their own probabilities.
+    board = Board.from_rows(["01?", "01?", "00?"], total_mines=1)
+    weights = count_position(board)
+    assert chained_probabilities(board, cells, weights, {}) == [1.0, 0.0]
