@@ -172,7 +172,7 @@ def chained_probabilities(
     width = board.width
     chained = []
     grid = board.grid.copy()
-    current = weights
+    current: Weights | None = weights
     for x, y in cells:
         cell = y * width + x
         own = (weights.mine_weight[cell] or 0) / weights.layouts
