@@ -1,15 +1,21 @@
 """A coach for human games: every guess of a replay, judged on the exact odds.
 
-A *guess* is a probe of a cell that no logic proves safe at that moment: its mine
-probability, given the numbers the player saw and the game's mine total, is
-above zero (the player's flags are marks, not facts: they are set aside). The
-first probe is not judged: every program these replays come from makes it safe.
+A *guess* is the opening of a cell that no logic proves safe at that moment: its
+mine probability, given the numbers the player saw and the game's mine total, is
+above zero (the player's flags are marks, not facts: they are set aside). A probe
+opens one cell; a chord opens every covered, unflagged neighbour of its number
+at once, so a chord on a wrong or unproven flag is a guess on each cell it opens
+that logic does not prove safe (reported with the chord's cell). The first probe
+is not judged: every program these replays come from makes it safe.
 
 For each guess the review gives the cell's exact mine probability, the lowest on
 the board at that moment, the search agent's advice with its explanation (what
 ``semiautomines guess`` prints for the same position), and whether the cell was
 a forced 50/50 (a coin flip no later number could have settled). The summary
-multiplies the survival chances the player took and the best ones on offer.
+multiplies the survival chances the player took and the best ones on offer. The
+cells of one chord are judged on the same position; the survival counts them at
+their exact joint risk (each cell's probability given the chord's earlier cells
+are safe), since they were opened together, not one after another.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, FLAGGED
+from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.formats.replay import HumanReplay
 from minesweep_env.formats.replay_walk import ReplayStep, walk
 from minesweep_env.solver.probability import Weights, count_position
@@ -33,7 +39,7 @@ from .search.explain import explain
 from .search.forced import is_forced_guess
 
 Progress = Callable[[int, int], None]
-"""Told ``(move, moves)`` before each probe is judged."""
+"""Told ``(move, moves)`` before each probe or chord is judged."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,18 @@ class JudgedGuess:
     """The agent's advice, as ``semiautomines guess --json`` prints it."""
     lost: bool = False
     """The guess hit a mine."""
+    chord: tuple[int, int] | None = None
+    """The number (x, y) chorded when a chord opened the cell; ``None`` for a probe."""
+    conditional: float | None = None
+    """The mine probability given that the cells the same chord opened before this one
+    are safe (:func:`chained_probabilities`): the cell's share of the chord's joint
+    risk; equal to :attr:`probability` for a probe and a chord's first guess (``None``:
+    not counted, :attr:`probability` stands)."""
+
+    @property
+    def risk(self) -> float:
+        """The factor this guess takes off the chance of surviving the game."""
+        return self.probability if self.conditional is None else self.conditional
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +83,8 @@ class JudgedGuess:
             "advice": self.advice,
             "forced": self.forced,
             "lost": self.lost,
+            "chord": None if self.chord is None else {"x": self.chord[0], "y": self.chord[1]},
+            "conditional": self.risk,
         }
 
 
@@ -79,8 +99,9 @@ class Review:
 
     @property
     def survival_taken(self) -> float:
-        """The chance of surviving every guess the player made."""
-        return math.prod(1.0 - g.probability for g in self.guesses)
+        """The chance of surviving every guess the player made (a chord's cells at their
+        exact joint risk)."""
+        return math.prod(1.0 - g.risk for g in self.guesses)
 
     @property
     def survival_best(self) -> float:
@@ -98,6 +119,7 @@ class Review:
             "openings": replay.openings,
             "islands": replay.islands,
             "forced": sum(g.forced for g in self.guesses),
+            "chord_guesses": sum(g.chord is not None for g in self.guesses),
             "outcome": self.outcome,
             "completed": replay.completed,
             "moves": len(replay.actions),
@@ -136,42 +158,79 @@ def _advice(agent: SearchAgent, board: Board, weights: Weights) -> dict[str, Any
     return advice_json(advice, board.width, probability, board.total_mines, explanation, agent)
 
 
+def chained_probabilities(
+    board: Board, cells: list[tuple[int, int]], weights: Weights, cache: dict
+) -> list[float]:
+    """Each cell's mine probability given that the cells before it in ``cells`` are
+    safe, so that the product of the chances of surviving them is the exact chance
+    that all of them are safe (what a chord opening them all at once risks).
+
+    The first is the cell's own probability (from ``weights``, the counts of
+    ``board``); each later one is counted on ``board`` with the earlier cells marked
+    safe. Once the cells so far cannot all be safe, the rest keep their own.
+    """
+    width = board.width
+    chained = []
+    grid = board.grid.copy()
+    current: Weights | None = weights
+    for x, y in cells:
+        cell = y * width + x
+        own = (weights.mine_weight[cell] or 0) / weights.layouts
+        if current is None:
+            chained.append(own)
+            continue
+        mine = (current.mine_weight[cell] or 0) / current.layouts
+        chained.append(mine)
+        grid[y, x] = KNOWN_SAFE
+        if mine == 1:
+            current = None  # no layout keeps every cell so far safe
+        elif len(chained) < len(cells):
+            current = count_position(Board(grid.copy(), board.total_mines), cache=cache)
+    return chained
+
+
 def judge(
     step: ReplayStep, replay: HumanReplay, agent: SearchAgent, cache: dict
-) -> JudgedGuess | None:
-    """The probe of ``step`` as a :class:`JudgedGuess`, or ``None`` when logic proved
-    its cell safe (or it is the first probe)."""
-    if not (step.view >= 0).any():
-        return None  # the first probe: every program these replays come from makes it safe
-    if step.view[step.action.y, step.action.x] >= 0:
-        return None  # a click on an open cell (kept by some formats) probes nothing
+) -> list[JudgedGuess]:
+    """The cells ``step`` opens that logic did not prove safe, each a :class:`JudgedGuess`
+    (none for the first probe, a flag, or a probe or chord that opens nothing)."""
+    if not step.opens or not (step.view >= 0).any():
+        return []  # nothing opened, or the first probe: every program makes it safe
     board = seen_position(step.view, replay.mines)
     weights = count_position(board, cache=cache)
-    cell = step.action.y * board.width + step.action.x
-    mine = weights.mine_weight[cell] or 0
-    if mine == 0:
-        return None
+    risky = [(x, y) for x, y in step.opens if weights.mine_weight[y * board.width + x]]
+    if not risky:
+        return []
     covered = np.flatnonzero(board.grid.reshape(-1) == COVERED)
-    lowest = min(weights.mine_weight[int(c)] or 0 for c in covered)
-    return JudgedGuess(
-        move=step.move,
-        x=step.action.x,
-        y=step.action.y,
-        probability=mine / weights.layouts,
-        safest=lowest / weights.layouts,
-        forced=is_forced_guess(board, weights, cell, cache),
-        advice=_advice(agent, board, weights),
-        lost=bool(replay.layout.mines[step.action.y, step.action.x]),
-    )
+    safest = min(weights.mine_weight[int(c)] or 0 for c in covered) / weights.layouts
+    advice = _advice(agent, board, weights)
+    action = step.action
+    chord = (action.x, action.y) if action.kind == "chord" else None
+    chained = chained_probabilities(board, risky, weights, cache)
+    return [
+        JudgedGuess(
+            move=step.move,
+            x=x,
+            y=y,
+            probability=(weights.mine_weight[y * board.width + x] or 0) / weights.layouts,
+            safest=safest,
+            forced=is_forced_guess(board, weights, y * board.width + x, cache),
+            advice=advice,
+            lost=bool(replay.layout.mines[y, x]),
+            chord=chord,
+            conditional=conditional,
+        )
+        for (x, y), conditional in zip(risky, chained, strict=True)
+    ]
 
 
 def review_replay(
     replay: HumanReplay, agent: SearchAgent | None = None, progress: Progress | None = None
 ) -> Review:
-    """Judge every probe of ``replay`` (see the module docstring).
+    """Judge every probe and chord of ``replay`` (see the module docstring).
 
     :param agent: who advises at each guess (default: the search agent).
-    :param progress: told before each probe is judged (a long game takes a while).
+    :param progress: told before each probe or chord is judged (a long game takes a while).
     """
     agent = agent or SearchAgent()
     cache: dict = {}
@@ -179,12 +238,10 @@ def review_replay(
     outcome = "unfinished"
     moves = len(replay.actions)
     for step in walk(replay):
-        if step.action.kind == "probe":
+        if step.opens:
             if progress is not None:
                 progress(step.move, moves)
-            guess = judge(step, replay, agent, cache)
-            if guess is not None:
-                guesses.append(guess)
+            guesses.extend(judge(step, replay, agent, cache))
         if step.state.value != "playing":
             outcome = step.state.value
     return Review(replay, guesses, outcome)

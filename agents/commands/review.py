@@ -1,7 +1,8 @@
 """``semiautomines review``: a coach for a human game, from its replay file.
 
-Reads an Arbiter ``.avf``, Viennasweeper ``.rmv``, Minesweeper Clone ``.mvf`` or
-Metasweeper ``.evf`` replay, finds every guess (a probe no logic proved safe),
+Reads an Arbiter ``.avf``, Viennasweeper ``.rmv``, Minesweeper Clone ``.mvf``,
+Metasweeper ``.evf`` or minesweeper.online ``.msor`` replay, finds every guess (a
+cell a probe or a chord opened that no logic proved safe),
 and prints for each the risk taken, the lowest risk on offer and the search
 agent's advice (see :mod:`semiautomines_agents.coach`).
 """
@@ -30,10 +31,12 @@ examples:
 
 REPLAY is a replay file: Arbiter .avf, Viennasweeper .rmv, Minesweeper Clone .mvf,
 Metasweeper .evf or minesweeper.online .msor (its layout rebuilt from the cells its
-clicks showed; a file no layout explains is refused). A guess is a probe of
-a cell whose mine probability was above zero given the numbers on show and the
-mine total (the player's flags are set aside); the first probe is not judged.
-Cells are (x, y) from the top left, 0-based; a move is the action's number in the
+clicks showed; a file no layout explains is refused). A guess is a cell opened
+(by a probe, or by a chord: every covered, unflagged neighbour of the number)
+whose mine probability was above zero given the numbers on show and the mine
+total (the player's flags are set aside); the first probe is not judged. A chord
+on a wrong or unproven flag is a guess on each such cell it opens, marked with
+the chord's cell. Cells are (x, y) from the top left, 0-based; a move is the action's number in the
 replay (probes, flags and chords, from 1).
 
 For each guess: its mine probability, the lowest on the board at that moment
@@ -43,10 +46,14 @@ surviving the guesses taken against that of the safest cells, and the board's
 3BV, ZiNi, openings and islands.
 
 --json prints {"replay", "guesses": [{"move", "x", "y", "probability", "safest",
-"advice", "forced", "lost"}, ...], "summary": {"guesses", "survival_taken",
-"survival_best", "bbbv", "zini", "openings", "islands", "forced", "outcome", "completed",
-"moves", "program", "width", "height", "mines"}}; "advice" is `guess --json`'s object;
-"outcome" is how the actions end replayed here, "completed" whether the file says won.
+"advice", "forced", "lost", "chord", "conditional"}, ...], "summary": {"guesses",
+"survival_taken", "survival_best", "bbbv", "zini", "openings", "islands", "forced",
+"chord_guesses", "outcome", "completed", "moves", "program", "width", "height",
+"mines"}}; "advice" is `guess --json`'s object; "chord" is {"x", "y"} of the chorded
+number, or null for a probe; "conditional" the mine probability given the same
+chord's earlier cells are safe (so survival_taken counts a chord at its joint
+risk); "outcome" is how the actions end replayed here, "completed" whether the file
+says won.
 
 exit status: 0, or 2 for a file that cannot be read (one line on stderr).
 """
@@ -123,7 +130,8 @@ def review_text(review: Review) -> str:
         for g in review.guesses:
             cell = f"({g.x}, {g.y})"
             forced = "forced" if g.forced else ""
-            end = "  <- lost" if g.lost else ""
+            end = "" if g.chord is None else f"  chord on ({g.chord[0]}, {g.chord[1]})"
+            end += "  <- lost" if g.lost else ""
             lines.append(
                 f"{g.move:>5} {cell:>9} {g.probability:>7.4f} {g.safest:>7.4f} {forced:>6}  "
                 f"{_advised(g.advice)}{end}"
@@ -132,7 +140,7 @@ def review_text(review: Review) -> str:
                 lines.append(f"{'':>40}{g.advice['why']}")
         lines.append("")
     else:
-        lines += ["no guesses: every probe after the first was proven safe", ""]
+        lines += ["no guesses: every cell opened after the first probe was proven safe", ""]
     lines += [
         f"guesses {summary['guesses']} ({summary['forced']} forced 50/50): survival "
         f"{summary['survival_taken']:.4f} taken, {summary['survival_best']:.4f} on the "

@@ -250,7 +250,8 @@ def write_run(run: Run, folder: Path, command: str) -> dict[str, Path]:
         f"Win rate by 3BV (bars: 95% Wilson interval)\nrule set {settings.rule_set}, "
         f"first click {settings.first_click}, seed {settings.seed}"
     )
-    if not plot_bbbv(run.records, paths["bbbv_plot"], by_bbbv_title):
+    map_names = {row["board"] for row in rows if row.get("kind") == "map"}
+    if not plot_bbbv(run.records, paths["bbbv_plot"], by_bbbv_title, map_names):
         paths.pop("bbbv_plot")
     write_text(
         paths["run"],

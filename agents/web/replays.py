@@ -3,8 +3,10 @@
 A person's replay (``.avf``, ``.rmv``, ``.mvf``, ``.evf``, ``.msor``) is stepped as
 ``semiautomines replay FILE`` steps it
 (:class:`~semiautomines_agents.watching.HumanReplayDriver`): the auto-solver makes
-the moves logic proves, so the moves left are the player's guesses, and the page's
-``n`` jumps from one to the next. Each guess's reason carries the review's figures
+the moves logic proves, so the moves left are the player's guesses (their probes'
+cells and their chords' cells; a cell the auto-solver flagged as a proven mine is
+the losing click it was), and the page's ``n`` jumps from one to the next. Each
+guess's reason carries the review's figures
 (:func:`~semiautomines_agents.coach.review_replay`): its mine probability against
 the safest cell on the board at that moment, and what the search agent advises.
 
@@ -26,6 +28,7 @@ from minesweep_env import Game
 from minesweep_env.cli.errors import CliError
 from minesweep_env.errors import MapFormatError
 from minesweep_env.formats.replay import REPLAY_FORMATS, HumanReplay, read_replay
+from minesweep_env.tui.driver import lift_flag
 
 from ..coach import JudgedGuess, Review, review_replay
 from ..watching import HumanReplayDriver
@@ -79,7 +82,7 @@ def human_replay(replay: HumanReplay, review: Review) -> dict[str, Any]:
     """A human replay in the shape of a replayed saved game (see :func:`.runs.replay`),
     plus the review's ``summary``."""
     driver = HumanReplayDriver(replay)
-    judged = {g.move: g for g in review.guesses}
+    judged = {(g.move, g.x, g.y): g for g in review.guesses}
     game: Game = driver.game()
     notes = Notes()
     moves: list[dict[str, Any]] = []
@@ -88,7 +91,8 @@ def human_replay(replay: HumanReplay, review: Review) -> dict[str, Any]:
         if guess is None:
             break
         x, y = guess.cell
-        reason = guess_reason(guess.note, judged.get(driver.move_of(len(moves))))
+        reason = guess_reason(guess.note, judged.get((driver.move_of(len(moves)), x, y)))
+        lift_flag(game, guess)  # a click on a mine the auto-solver proved: it loses
         moves.append(play_move(game, y * game.width + x, len(moves), notes, reason))
     state = str(game.state.value)
     return {

@@ -5,6 +5,10 @@ JSMinesweeper, the public reader the community opens these boards with, reads an
 count, then x, y per mine; see :mod:`.mbf`). This reader does the same, so a
 board that opens there opens here; only the name and the program that wrote it
 differ. Errors name the ``.abf`` file and the byte, as for ``.mbf``.
+
+No independent description of Arbiter's own layout was found (the maps and
+formats page says what was searched): a file holding more than that layout fails
+the length check and is refused, never misread.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core.cells import COVERED
+from ..core.cells import COVERED, FLAGGED
 from ..core.minefield import GameState
 from ..game import Game
 from ..solver.autosolve import SolverObserver
@@ -28,6 +28,9 @@ class Guess:
     """(x, y) of the covered cell to probe."""
     note: str = ""
     """Why this cell, for a person: e.g. its mine probability and the agent's reasoning."""
+    opens_flag: bool = False
+    """The cell carries the auto-solver's flag and the guess opens it anyway: a person's
+    replayed click on a cell their own game had not solved (a proven mine: it loses)."""
 
 
 class Driver(ABC):
@@ -65,10 +68,20 @@ class InvalidGuess(ValueError):
 
 
 def check_guess(game: Game, guess: Guess) -> None:
-    """Raise :class:`InvalidGuess` unless the guess is a covered cell of ``game``."""
+    """Raise :class:`InvalidGuess` unless the guess is a covered cell of ``game`` (or a
+    flagged one, for a guess that :attr:`~Guess.opens_flag`)."""
     x, y = guess.cell
-    if not (0 <= x < game.width and 0 <= y < game.height) or game.view[y, x] != COVERED:
+    allowed = (COVERED, FLAGGED) if guess.opens_flag else (COVERED,)
+    if not (0 <= x < game.width and 0 <= y < game.height) or game.view[y, x] not in allowed:
         raise InvalidGuess(f"({x}, {y}) cannot be probed")
+
+
+def lift_flag(game: Game, guess: Guess) -> None:
+    """Before a guess that :attr:`~Guess.opens_flag` is played: take the flag off its cell,
+    so the probe opens it."""
+    x, y = guess.cell
+    if guess.opens_flag and game.view[y, x] == FLAGGED:
+        game.toggle_flag(x, y)
 
 
 def play_out(
@@ -94,5 +107,6 @@ def play_out(
         if before is not None:
             before(game, guess)
         guesses.append(guess)
+        lift_flag(game, guess)
         game.probe(*guess.cell, observer=observer)
     return game, guesses

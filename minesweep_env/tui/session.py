@@ -21,7 +21,7 @@ from ..core.minefield import GameState
 from ..game import Game
 from ..solver.registry import get_rule_set
 from .autoplay import Autoplay
-from .driver import Driver, Guess, InvalidGuess, check_guess
+from .driver import Driver, Guess, InvalidGuess, check_guess, lift_flag
 from .geometry import terminal_field_size
 from .probability_worker import Advisor, ProbabilityWorker
 from .solver_steps import SolverSteps, chunked, reveal_order
@@ -208,6 +208,7 @@ class Session:
             if self.autoplay is not None:
                 self.autoplay.finished, self.autoplay.error = True, self.message
             return Move()
+        lift_flag(self.game, guess)
         move = self.probe(*guess.cell)
         self.message = guess.note or str(guess.cell)  # the outcome waits for the animation
         return move

@@ -133,3 +133,94 @@ def test_bad_arguments_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert cli_main(args) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def _replay_of(tmp_path: Path, rows: list[str], actions: list[ReplayAction]):
+    path = tmp_path / "game.evf"
+    write_evf(path, MineLayout.from_rows(rows), actions, "SemiAutoMines test", "test")
+    return read_replay(path)
+
+
+def _flag_and_chord(flag: tuple[int, int], chord: tuple[int, int]) -> list[ReplayAction]:
+    """The first probe in the top-left corner, a flag, then a chord."""
+    return [
+        ReplayAction("probe", 0, 0, 0.0),
+        ReplayAction("flag", *flag, 1.0),
+        ReplayAction("chord", *chord, 2.0),
+    ]
+
+
+def test_a_chord_on_a_wrong_flag_is_a_guess_that_loses(tmp_path: Path) -> None:
+    # The 1 at (1, 0) touches (2, 0) and (2, 1), one mine between them: a coin flip.
+    # The player flags the safe one and chords: the chord opens the mine.
+    replay = _replay_of(tmp_path, ["oox", "ooo"], _flag_and_chord((2, 1), (1, 0)))
+    assert [a.kind for a in replay.actions] == ["probe", "flag", "chord"]
+    review = review_replay(replay)
+    assert review.outcome == "lost"
+    (guess,) = review.guesses
+    assert (guess.move, guess.x, guess.y, guess.chord) == (3, 2, 0, (1, 0))
+    assert guess.probability == guess.safest == 0.5 and guess.lost and guess.forced
+    report = review.as_json()
+    check_consistent(report)
+    assert report["guesses"][0]["chord"] == {"x": 1, "y": 0}
+    assert report["summary"]["chord_guesses"] == 1
+
+
+def test_a_chord_on_an_unproven_right_flag_is_still_a_guess(tmp_path: Path) -> None:
+    replay = _replay_of(tmp_path, ["oox", "ooo"], _flag_and_chord((2, 0), (1, 0)))
+    review = review_replay(replay)
+    assert review.outcome == "won"
+    (guess,) = review.guesses
+    assert (guess.move, guess.x, guess.y, guess.chord, guess.lost) == (3, 2, 1, (1, 0), False)
+    assert guess.probability == 0.5
+    assert review.survival_taken == pytest.approx(0.5)
+
+
+def test_a_chord_that_opens_several_unproven_cells_is_several_guesses(tmp_path: Path) -> None:
+    # The 1 at (2, 2) touches (1, 1), (2, 1) and (3, 1), at 1/2, 1/3 and 1/6 (the engine's
+    # exact counts); the flag on (3, 1) is wrong, so the chord opens the other two.
+    rows = ["oooox", "oxoox", "xoooo", "ooooo", "oooox"]
+    actions = [
+        ReplayAction("probe", 0, 4, 0.0),
+        ReplayAction("flag", 3, 1, 1.0),
+        ReplayAction("chord", 2, 2, 2.0),
+    ]
+    review = review_replay(_replay_of(tmp_path, rows, actions))
+    assert review.outcome == "lost"
+    cells = [(g.move, g.x, g.y, g.chord, g.lost) for g in review.guesses]
+    assert cells == [(3, 1, 1, (2, 2), True), (3, 2, 1, (2, 2), False)]
+    assert [g.probability for g in review.guesses] == pytest.approx([1 / 2, 1 / 3])
+    # Opened together, both are safe only when (3, 1) holds the 1's mine: 1/6, not the
+    # 1/2 * 2/3 of two separate guesses. (2, 1) is a mine in 2/3 of the layouts where
+    # (1, 1) is safe.
+    assert [g.conditional for g in review.guesses] == pytest.approx([1 / 2, 2 / 3])
+    assert review.survival_taken == pytest.approx(1 / 6)
+    report = review.as_json()
+    check_consistent(report)
+    assert [g["conditional"] for g in report["guesses"]] == pytest.approx([1 / 2, 2 / 3])
+
+
+def test_a_chord_text_row_names_the_chorded_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replay = _replay_of(tmp_path, ["oox", "ooo"], _flag_and_chord((2, 1), (1, 0)))
+    assert cli_main(["review", replay.source]) == 0
+    (row,) = [line for line in capsys.readouterr().out.splitlines() if "chord on" in line]
+    assert "(2, 0)" in row and "chord on (1, 0)" in row and row.endswith("<- lost")
+
+
+def test_chained_probabilities_count_a_chords_cells_at_their_joint_risk() -> None:
+    from minesweep_env.core.board import Board
+    from minesweep_env.solver.probability import count_position
+    from semiautomines_agents.coach import chained_probabilities
+
+    # One mine, and the 1s see only (2, 0) and (2, 1): one of them is the mine, so the
+    # second is certain once the first is safe, and both are never safe together.
+    board = Board.from_rows(["01?", "01?"], total_mines=1)
+    weights = count_position(board)
+    cells = [(2, 0), (2, 1)]
+    assert chained_probabilities(board, cells, weights, {}) == [0.5, 1.0]
+    # A certain mine first: the cells after it keep their own probabilities.
+    board = Board.from_rows(["01?", "01?", "00?"], total_mines=1)
+    weights = count_position(board)
+    assert chained_probabilities(board, cells, weights, {}) == [1.0, 0.0]

@@ -13,7 +13,9 @@ from semiautomines_agents.evaluation import Settings, board_target, evaluate
 from semiautomines_agents.evaluation.difficulty_table import (
     MIN_BIN_GAMES,
     bbbv_bins,
+    bbbv_panels,
     bbbv_table,
+    plot_bbbv,
 )
 from semiautomines_agents.evaluation.paired import GAME_KEYS, game_number
 from semiautomines_agents.evaluation.records import GameRecord
@@ -105,3 +107,55 @@ def test_a_saved_game_measures_as_its_record(tmp_path):
     for record in run.records[("random", "intermediate")]:
         assert record.saved is not None
         assert record.difficulty == measure(record.saved.layout_after_first_click().mines)
+
+
+def _png_size(path) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return image.size
+
+
+def _maps_and_a_board() -> dict[tuple[str, str], list[GameRecord]]:
+    """An expert board, a suite of maps played 150 times and one map file played once."""
+    return {
+        ("a", "expert"): [_record(i, i % 3 != 0, 100 + i % 60) for i in range(300)],
+        ("a", "suite/"): [_record(i, i % 2 == 0, 20 + i % 30) for i in range(150)],
+        ("a", "one.mbf"): [_record(0, True, 12)],
+    }
+
+
+def test_maps_share_one_panel_and_a_map_with_few_games_is_left_out_and_counted():
+    panels = bbbv_panels(_maps_and_a_board(), maps={"suite/", "one.mbf"})
+    assert list(panels.boards) == ["expert"] and list(panels.maps) == ["suite/"]
+    assert panels.left_out == ("one.mbf",) and panels.count == 2
+    assert panels.caption.startswith("1 of 2 maps left out: played fewer than 100 times")
+    # Without the map names every board gets a panel of its own (the tables' view).
+    assert bbbv_panels(_maps_and_a_board()).count == 3
+
+
+def test_the_plot_has_a_panel_per_board_and_one_for_the_maps(tmp_path):
+    path = tmp_path / "win_rate_by_bbbv.png"
+    assert plot_bbbv(_maps_and_a_board(), path, "title", maps={"suite/", "one.mbf"})
+    width, _ = _png_size(path)
+    assert width == pytest.approx(2 * 4.2 * 110, abs=2)  # two panels side by side, not three
+    only_few = {("a", "one.mbf"): [_record(0, True, 12)]}
+    assert not plot_bbbv(only_few, tmp_path / "none.png", "title", maps={"one.mbf"})
+    assert not (tmp_path / "none.png").exists()
+
+
+def test_a_run_folder_leaves_a_map_played_a_few_times_out_of_the_plot(tmp_path):
+    from minesweep_env.core.layout import MineLayout
+    from minesweep_env.formats.mbf import format_mbf
+    from semiautomines_agents.evaluation import map_targets
+
+    board = tmp_path / "one.mbf"
+    board.write_bytes(format_mbf(MineLayout.from_rows(["xoooo", "ooooo", "ooooo", "oooox"])))
+    targets = [board_target("beginner"), *map_targets([board])]
+    run = evaluate(["random"], targets, Settings(seed=2), games=3, progress=False)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    write_run(run, folder, "semiautomines evaluate ...")
+    width, _ = _png_size(folder / "win_rate_by_bbbv.png")
+    assert width == pytest.approx(4.2 * 110, abs=2)  # the beginner panel alone
+    assert f"`{targets[1].name}`" in (folder / "results.md").read_text()  # the table lists it

@@ -139,3 +139,30 @@ def test_a_broken_or_unknown_replay_is_a_one_line_error(tmp_path):
     error = answer.json()["error"]
     assert "broken.avf" in error and str(tmp_path) not in error and "\n" not in error
     assert client.get("/api/replays/other.avf").status_code == 404
+
+
+def test_a_replay_that_opens_a_proven_mine_ends_lost_there(tmp_path):
+    from minesweep_env.core.layout import MineLayout
+    from minesweep_env.formats.evf_out import write_evf
+    from minesweep_env.formats.replay import read_replay
+    from minesweep_env.formats.replay_actions import ReplayAction
+
+    # The auto-solver flags (3, 2) after the first probe; the player's wrong flag on
+    # (3, 3) and chord on (2, 3) open it (as the terminal's stepping shows).
+    path = tmp_path / "chord.evf"
+    actions = [
+        ReplayAction("probe", 0, 3, 0.0),
+        ReplayAction("flag", 3, 3, 1.0),
+        ReplayAction("chord", 2, 3, 2.0),
+    ]
+    layout = MineLayout.from_rows(["ooxox", "ooooo", "oooxx", "ooooo"])
+    write_evf(path, layout, actions, "SemiAutoMines test", "test")
+    client = web_client(replays=ReplayFiles.from_paths([path]))
+    game = client.get("/api/replays/chord.evf").json()
+    assert game["result"] == "lost" and game["summary"]["outcome"] == "lost"
+    last = game["moves"][-1]
+    assert (last["x"], last["y"], last["kind"], last["state"]) == (3, 2, "guess", "lost")
+    assert last["reason"].startswith("move 3 (chord on 2, 3): (3, 2) a mine the auto-solver")
+    assert "safest on the board" in last["reason"]  # the review's figures for the guess
+    assert game["summary"]["chord_guesses"] == 1
+    assert read_replay(path).completed is False

@@ -13,7 +13,7 @@ from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.base import Proof, RuleSet
-from minesweep_env.tui import GameSpec, Session
+from minesweep_env.tui import GameSpec, Guess, Session
 from minesweep_env.tui import geometry as geo
 from minesweep_env.tui import looks as lk
 from minesweep_env.tui.probability_worker import ProbabilityWorker
@@ -352,3 +352,18 @@ def test_board_takes_a_custom_size_as_everywhere_else(capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "mines must be in 0..80" in err
+
+
+def test_a_guess_that_opens_a_flag_takes_it_off_and_loses_on_the_mine():
+    # After the first probe the auto-solver flags (3, 2), a proven mine.
+    layout = MineLayout.from_rows(["ooxox", "ooooo", "oooxx", "ooooo"])
+    spec = GameSpec(layout=layout, rule_set="complete", first_click="none")
+    plain, through = (Session(spec, 24, 80, animate=False) for _ in range(2))
+    for session in (plain, through):
+        session.probe(0, 3)
+        assert session.state is GameState.PLAYING and session.game.view[2, 3] == FLAGGED
+    plain.play_guess(Guess((3, 2), "a click on a flag"))  # refused: a flag is no guess
+    assert plain.state is GameState.PLAYING and "invalid guess" in plain.message
+    through.play_guess(Guess((3, 2), "a replayed click", opens_flag=True))
+    assert through.state is GameState.LOST
+    assert through.game.minefield.exploded == (3, 2)
