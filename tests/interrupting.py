@@ -40,11 +40,16 @@ def ctrl_c_once_playing(command: list[str], cwd: Path, games: int) -> tuple[int,
 
 
 def sigterm_once_playing(
-    command: list[str], cwd: Path, games: int, env: dict[str, str] | None = None
+    command: list[str],
+    cwd: Path,
+    games: int,
+    env: dict[str, str] | None = None,
+    before_signal: Callable[[int], None] | None = None,
 ) -> tuple[int, str, str]:
-    """:func:`ctrl_c_once_playing` with SIGTERM, what ``timeout`` and ``kill`` send."""
+    """:func:`ctrl_c_once_playing` with SIGTERM, what ``timeout`` and ``kill`` send
+    (``before_signal`` as in :func:`signal_once`)."""
     ready = lambda _, err: _bar_count(err) >= games  # noqa: E731
-    return signal_once(command, cwd, ready, signal.SIGTERM, env)
+    return signal_once(command, cwd, ready, signal.SIGTERM, env, before_signal)
 
 
 def _bar_count(stderr: str) -> int:
