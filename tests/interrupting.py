@@ -40,11 +40,16 @@ def ctrl_c_once_playing(command: list[str], cwd: Path, games: int) -> tuple[int,
 
 
 def sigterm_once_playing(
-    command: list[str], cwd: Path, games: int, env: dict[str, str] | None = None
+    command: list[str],
+    cwd: Path,
+    games: int,
+    env: dict[str, str] | None = None,
+    before_signal: Callable[[int], None] | None = None,
 ) -> tuple[int, str, str]:
-    """:func:`ctrl_c_once_playing` with SIGTERM, what ``timeout`` and ``kill`` send."""
+    """:func:`ctrl_c_once_playing` with SIGTERM, what ``timeout`` and ``kill`` send
+    (``before_signal`` as in :func:`signal_once`)."""
     ready = lambda _, err: _bar_count(err) >= games  # noqa: E731
-    return signal_once(command, cwd, ready, signal.SIGTERM, env)
+    return signal_once(command, cwd, ready, signal.SIGTERM, env, before_signal)
 
 
 def _bar_count(stderr: str) -> int:
@@ -58,9 +63,12 @@ def signal_once(
     ready: Callable[[str, str], bool],
     signum: int,
     env: dict[str, str] | None = None,
+    before_signal: Callable[[int], None] | None = None,
 ) -> tuple[int, str, str]:
     """Run ``command``, send it ``signum`` once ``ready(stdout, stderr)`` holds, wait for it.
 
+    ``before_signal(pid)``, if given, runs just before the signal is sent (a test
+    notes the processes the command started, to check that none outlives it).
     Returns (exit status, stdout, stderr).
     """
     process = subprocess.Popen(
@@ -87,6 +95,8 @@ def signal_once(
             process.wait(timeout=60)
             raise AssertionError(f"never ready to be stopped: {''.join(stderr_chunks)[-2000:]}")
         time.sleep(0.1)
+    if before_signal is not None:
+        before_signal(process.pid)
     process.send_signal(signum)
     process.wait(timeout=60)
     for reader in readers:

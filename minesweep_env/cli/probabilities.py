@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,7 @@ examples:
   semiautomines probabilities board.txt --mines 10 -o board.prob.txt
   semiautomines probabilities board.txt --json
   semiautomines probabilities board.txt --compact   # whole percents: expert fits 90 columns
+  semiautomines probabilities board.txt --no-compact | less -S   # decimals in any terminal
 
 BOARD is a position file (what a player sees): a header "width height [mines]",
 then one row per line: ? covered, ! a known mine, a digit a probed cell, e.g.
@@ -52,6 +54,12 @@ any mine count instead: the same numbers on the frontier, 0.5 off it).
 Probabilities print with fixed decimals in aligned columns; 0 and 1 are printed
 only when exact (a near-certain cell shows 0.001 or 0.999 rather than a rounded
 certainty).
+
+In a terminal narrower than that grid (expert's is 180 columns) the grid is
+shown compact, in whole percents (as --compact), so its rows do not wrap;
+--no-compact or --decimals D keeps the decimals. Output to a pipe, a file or
+-o OUT is always the full grid unless --compact is given, so scripts read the
+same text whatever the terminal.
 
 --json prints {"width", "height", "mines", "probabilities"}: a list of rows,
 a number for each covered cell with a probability, null elsewhere. With -o,
@@ -87,18 +95,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--decimals",
         type=int,
-        default=3,
         metavar="D",
-        help="decimals of each probability in the grid (default: 3)",
+        help=f"decimals of each probability in the grid (default: {DEFAULT_DECIMALS})",
     )
     parser.add_argument(
         "--compact",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="whole percents, two columns a cell (an expert board fits 90 columns): 1..99, "
-        "0 only when surely safe, M only when surely a mine",
+        "0 only when surely safe, M only when surely a mine (default: on in a terminal "
+        "narrower than the full grid, unless --decimals is given; off for a pipe or a file)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.set_defaults(func=run)
+
+
+DEFAULT_DECIMALS = 3
+"""Decimals of the full grid: a cell is then six columns wide."""
 
 
 def _format_probability(weight: int, layouts: int, decimals: int) -> str:
@@ -198,8 +210,34 @@ def _check_output(path: str, board_path: str, force: bool) -> None:
         raise CliError(f"{path}: already exists; use --force to overwrite it")
 
 
+def terminal_columns() -> int | None:
+    """Columns of the terminal standard output shows in, or ``None`` when it is not a
+    terminal (a pipe, a file): only a person's terminal gets a grid fitted to it."""
+    if not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def widest_line(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+def _grid_text(args: argparse.Namespace, board: Board, analysis: PositionAnalysis) -> str:
+    """The grid as asked: compact, full, or (neither asked, on a terminal) the full grid
+    unless it is wider than the terminal."""
+    if args.compact:
+        return format_percent_grid(board, analysis)
+    full = format_probability_grid(board, analysis, args.decimals or DEFAULT_DECIMALS)
+    if args.compact is False or args.decimals is not None or args.output is not None:
+        return full
+    columns = terminal_columns()
+    if columns is not None and widest_line(full) > columns:
+        return format_percent_grid(board, analysis)
+    return full
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.decimals < 1 or args.decimals > 15:
+    if args.decimals is not None and not 1 <= args.decimals <= 15:
         raise CliError(f"--decimals must be between 1 and 15, got {args.decimals}")
     if args.output is not None:
         _check_output(args.output, args.board, args.force)
@@ -211,10 +249,8 @@ def run(args: argparse.Namespace) -> int:
         raise position.inconsistent(error) from None
     if args.json:
         output = json.dumps(probabilities_json(board, analysis)) + "\n"
-    elif args.compact:
-        output = format_percent_grid(board, analysis)
     else:
-        output = format_probability_grid(board, analysis, args.decimals)
+        output = _grid_text(args, board, analysis)
     if args.output is None:
         sys.stdout.write(output)
         return 0

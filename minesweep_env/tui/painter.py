@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.minefield import GameState
 from . import looks as lk
-from .geometry import MIN_STATUS_WIDTH, cell_origin, fits, side_panel, smiley_column
+from .geometry import MIN_STATUS_WIDTH, Panel, cell_origin, fits, side_panel, smiley_column
 from .session import Session
 
 BIGGER = "Make the terminal bigger!"
@@ -160,8 +160,9 @@ class Painter:
             if self._help_drawn:
                 self.invalidate()
             self._field(session)
-            shown = self._status(session, now)
-            self._panel(session, lines, cols, shown)
+            panel = side_panel(session.width, session.height, lines, cols)
+            shown = self._status(session, now, panel is not None)
+            self._panel(session, panel, shown)
         self.window.refresh()
 
     def _help(self, session: Session, lines: int, cols: int) -> None:
@@ -236,10 +237,15 @@ class Painter:
             self._text[(row, col)] = (text, attr)
             _put(self.window, row, col, text, attr)
 
-    def _status(self, session: Session, now: float | None) -> tuple[bool, bool]:
+    def _status(
+        self, session: Session, now: float | None, panel: bool = False
+    ) -> tuple[bool, bool]:
         """Counter, smiley, timer; guesses and message in the gaps when they fit.
 
-        Returns whether the guesses and the message found room on the status line.
+        With a side ``panel`` on screen, a message longer than its gap goes there whole
+        instead: cut on the status line, a search agent's long note would hide how the
+        game ended ("won!" comes last). Returns whether the guesses and the message
+        found room on the status line.
         """
         field_cols = max(session.width * 2, MIN_STATUS_WIDTH)
         red = self.palette.pair(7)
@@ -256,14 +262,15 @@ class Painter:
         if guesses_fit:
             self._text_at(0, 4, _guesses(session), 0, left)
         right = field_cols - 3 - (smiley + 5)  # between the smiley and the timer
-        message_fits = right >= 24
+        message = session.cursor_odds() or session.message or "? help"
+        message_fits = right >= 24 and (len(message) <= right or not panel)
         if message_fits:
-            message = session.cursor_odds() or session.message or "? help"
             self._text_at(0, smiley + 4, message[:right].rjust(right), 0, right)
+        elif right > 0:  # the gap is cleared: the message is on the panel
+            self._text_at(0, smiley + 4, " " * right, 0, right)
         return guesses_fit, message_fits
 
-    def _panel(self, session: Session, lines: int, cols: int, shown: tuple[bool, bool]) -> None:
-        panel = side_panel(session.width, session.height, lines, cols)
+    def _panel(self, session: Session, panel: Panel | None, shown: tuple[bool, bool]) -> None:
         if panel is None:
             return
         guesses_shown, message_shown = shown

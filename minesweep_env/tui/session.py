@@ -214,9 +214,11 @@ class Session:
         return move
 
     def show_outcome(self, guess: Guess) -> None:
-        """After a guess has been shown: its note, and how the game ended if it did."""
+        """After a guess has been shown: how the game ended if it did, then the guess's note.
+
+        The ending comes first: where the status line cuts a long note, it still shows."""
         ending = {GameState.WON: "won!", GameState.LOST: "boom."}.get(self.state)
-        self.message = " - ".join(part for part in (guess.note or str(guess.cell), ending) if part)
+        self.message = " - ".join(part for part in (ending, guess.note or str(guess.cell)) if part)
 
     def rewind(self, guesses: list[Guess]) -> None:
         """The driver's game again with only ``guesses`` played, shown at once (a guess

@@ -102,3 +102,70 @@ def test_the_status_shows_each_guess_its_chance_and_the_search_agents_survival(t
         t.wait_text(guess.note)
     t.send("q")
     assert t.wait_exit() == 0
+
+
+LARGE = "40x40x320"
+"""A board of 1,600 cells: the size the default ``play`` field reaches in a big terminal."""
+MOVE_SECONDS = 30.0
+"""The longest wait for the next guess on screen (start-up included) before the watch
+counts as frozen; each guess takes about a second here."""
+
+
+@pytest.mark.parametrize(
+    ("lines", "cols", "seed", "ending"),
+    [(60, 200, 0, "won!"), (42, 100, 5, "boom.")],
+    ids=["200x60", "100x42"],
+)
+def test_a_large_board_is_watched_to_its_end_with_no_freeze(
+    terminal,  # noqa: F811
+    monkeypatch,
+    python_paths,
+    lines,
+    cols,
+    seed,
+    ending,
+):
+    """The search agent on 40x40/320, driven in a pty: every guess arrives within
+    :data:`MOVE_SECONDS`, the field ends as the agent's game does, the way the game ended
+    is on screen (beside the field at 200 columns; first on the status line, where a long
+    note is cut, at 100), and ``q`` leaves with the terminal restored."""
+    monkeypatch.setenv("SEMIAUTOMINES_NO_JIT", "1")  # the exact engine: no compiling first
+    final, guesses = watched(LARGE, seed, 0)
+    assert len(guesses) >= 4
+    t = terminal(
+        "watch",
+        "--board",
+        LARGE,
+        "--agent",
+        "search",
+        "--seed",
+        str(seed),
+        "--delay",
+        "0",
+        lines=lines,
+        cols=cols,
+    )
+    t.timeout = MOVE_SECONDS
+    shown = 0
+    while shown < len(guesses):
+        t.wait_for(
+            lambda t, before=shown: (guesses_on_screen(t) or 0) > before, f"guess {shown + 1}"
+        )
+        shown = guesses_on_screen(t) or 0
+    assert shown == len(guesses)
+    t.wait_field(40, 40, screen_rows(final))
+    t.wait_for(lambda t: t.smiley(40) == SMILEYS[final.state], "the smiley of the game's end")
+    t.wait_text(ending)
+    t.send("q")
+    assert t.wait_exit() == 0
+    assert t.echo_on(), "the terminal was not restored"
+
+
+def test_a_large_board_in_a_100x30_terminal_is_refused_in_one_line(terminal):  # noqa: F811
+    t = terminal("watch", "--board", LARGE, "--agent", "search", lines=30, cols=100)
+    assert t.wait_exit() == 2
+    said = " ".join(t.text().split())
+    assert said == (
+        "semiautomines watch: error: a 40x40 field needs a terminal of at least 80x41 "
+        "(columns x lines); this one is 100x30"
+    )

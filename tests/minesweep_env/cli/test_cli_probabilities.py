@@ -13,9 +13,7 @@ COMMAND = [sys.executable, "-m", "minesweep_env.cli.main", "probabilities"]
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*COMMAND, *args], cwd=cwd, capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([*COMMAND, *args], cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
 @pytest.fixture
@@ -144,3 +142,84 @@ def test_compact_fits_an_expert_board_in_100_columns(tmp_path, capsys):
                 assert abs(int(token) - 100 * p) <= 1 if 0 < p < 1 else int(token) == 0
             elif token == "M":
                 assert p == 1
+
+
+@pytest.fixture
+def expert_position(tmp_path: Path) -> Path:
+    """An expert position after one opening: its full grid is 179 columns wide."""
+    from minesweep_env import Game, format_board
+
+    game = Game.new("expert", seed=3, first_click="zero", rule_set="endoh")
+    game.probe(15, 8)
+    path = tmp_path / "expert.txt"
+    path.write_text(format_board(game.board))
+    return path
+
+
+def _printed_in_a_terminal(monkeypatch, capsys, columns: int, *args: str) -> list[str]:
+    """What ``probabilities ARGS`` prints when standard output is a ``columns``-wide terminal."""
+    from minesweep_env.cli.main import main as cli
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", str(columns))  # what shutil.get_terminal_size reads first
+    assert cli(["probabilities", *args]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def _is_compact(lines: list[str]) -> bool:
+    return max(len(line) for line in lines) <= 90 and "." not in "".join(lines)
+
+
+def test_a_terminal_narrower_than_the_grid_gets_the_compact_view(
+    expert_position, monkeypatch, capsys
+):
+    narrow = _printed_in_a_terminal(monkeypatch, capsys, 100, str(expert_position))
+    assert _is_compact(narrow) and narrow[0] == "30 16 99" and len(narrow) == 17
+    wide = _printed_in_a_terminal(monkeypatch, capsys, 200, str(expert_position))
+    assert max(len(line) for line in wide) > 100 and "0." in wide[1]  # fits: decimals
+    kept = _printed_in_a_terminal(monkeypatch, capsys, 100, str(expert_position), "--no-compact")
+    assert kept == wide
+    asked = _printed_in_a_terminal(
+        monkeypatch, capsys, 100, str(expert_position), "--decimals", "3"
+    )
+    assert asked == wide  # decimals asked for are decimals shown
+
+
+def test_a_small_board_keeps_its_decimals_in_a_narrow_terminal(board_file, monkeypatch, capsys):
+    lines = _printed_in_a_terminal(monkeypatch, capsys, 80, str(board_file), "--mines", "2")
+    assert "0." in lines[1] and max(len(line) for line in lines) <= 80
+
+
+def test_a_pipe_or_a_file_keeps_the_full_grid_whatever_the_terminal(expert_position):
+    import os
+
+    env = {**os.environ, "COLUMNS": "80", "SEMIAUTOMINES_NO_JIT": "1"}
+    piped = subprocess.run(
+        [*COMMAND, str(expert_position)], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert max(len(line) for line in piped.stdout.splitlines()) > 100
+    out = expert_position.with_name("out.txt")
+    written = subprocess.run(
+        [*COMMAND, str(expert_position), "-o", str(out)], capture_output=True, text=True, env=env
+    )
+    assert written.returncode == 0 and out.read_text() == piped.stdout
+
+
+def test_help_says_when_the_view_is_compact(tmp_path: Path) -> None:
+    text = " ".join(_run("--help", cwd=tmp_path).stdout.split())
+    assert "narrower than the full grid" in text and "--no-compact" in text
+    assert "always the full grid unless --compact is given" in text
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a POSIX pty")
+def test_in_a_real_100_column_terminal_the_rows_do_not_wrap(expert_position, monkeypatch):
+    from pty_terminal import Terminal
+
+    monkeypatch.setenv("SEMIAUTOMINES_NO_JIT", "1")
+    with Terminal(
+        [str(expert_position)], command="probabilities", lines=40, cols=100, timeout=60.0
+    ) as terminal:
+        assert terminal.wait_exit() == 0
+        printed = bytes(terminal.raw).decode().replace("\r\n", "\n").splitlines()
+    assert printed[0] == "30 16 99" and len(printed) == 17 and _is_compact(printed)
