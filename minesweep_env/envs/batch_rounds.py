@@ -43,7 +43,6 @@ class BatchRounds(BatchState):
         self._open(boards[~hit], cells[~hit])
         self._update_won(boards[~hit])
 
-
     def autosolve(self, boards: np.ndarray, rule_sets: Sequence[RuleSet]) -> None:
         """Play out every proof of ``rule_sets[b]`` on each board b of ``boards``.
 

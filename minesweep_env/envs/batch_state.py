@@ -220,9 +220,7 @@ class BatchState:
         grid = self.view[board].reshape(self.height, self.width).copy()
         return Board(grid, int(self.mine_count[board]))
 
-    def step_path(
-        self, rule_sets: Sequence[RuleSet], boards: np.ndarray | None = None
-    ) -> StepPath:
+    def step_path(self, rule_sets: Sequence[RuleSet], boards: np.ndarray | None = None) -> StepPath:
         """How a step on ``boards`` (all of them when ``None``) is played: the batch's one
         choice among its three paths (:class:`StepPath`)."""
         if complete_paths() is None:
@@ -316,4 +314,3 @@ class BatchState:
         around = neighbours[target]
         numbers[around[around >= 0]] += 1
         self._built[board] = None
-

@@ -288,7 +288,6 @@ class SemiAutoMinesVectorEnv(VectorStep, VectorEnv):
         self.closed = True
 
 
-
 def _check_batch_cells(num_envs: int, config: EnvConfig) -> None:
     """Refuse a batch of more cells than :data:`MAX_BATCH_CELLS`."""
     batch_cells = num_envs * config.cells

@@ -189,4 +189,3 @@ def _split_words(value: int) -> list[int]:
 def _join_words(words: list[int]) -> int:
     """:func:`_split_words` undone."""
     return (words[0] << 64) | words[1]
-

@@ -145,5 +145,3 @@ class VectorOutputs(VectorGames):
     def _pack(columns: dict[str, np.ndarray], present: np.ndarray) -> dict[str, Any]:
         """Gymnasium's vector info (:func:`.vector_info.pack_infos`)."""
         return pack_infos(columns, present)
-
-

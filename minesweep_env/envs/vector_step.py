@@ -244,4 +244,3 @@ class VectorStep(VectorOutputs):
         rewards[invalid] = self.invalid_action_reward
         invalid_action[invalid] = True
         return probed, probed_cells
-
