@@ -205,7 +205,7 @@ def vector_probe_time(board: str, num_envs: int, seconds: float, blocks: int) ->
         start = time.process_time()
         kernel(*args)
         spent[0] += time.process_time() - start
-        spent[1] += len(args[3])  # the boards probed
+        spent[1] += len(args[1])  # the boards probed (after the batch's buffers)
 
     envs = gym.make_vec("SemiAutoMines-v0", num_envs=num_envs,
                         vectorization_mode="vector_entry_point", board=board,

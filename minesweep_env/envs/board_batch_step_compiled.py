@@ -27,10 +27,146 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.experimental import structref
 
 from ..core.cells import COVERED, FLAGGED
-from .board_batch_compiled import LOST, PLAYING, WON, probe_boards, read_actions, start_boards
+from .board_batch_compiled import (
+    BATCH_BUFFERS,
+    LOST,
+    PLAYING,
+    WON,
+    probe_boards,
+    read_actions,
+    start_boards,
+)
 from .layout_generator_compiled import _step
+
+
+@structref.register
+class StepBuffersType(types.StructRef):
+    """numba's type of :class:`StepBuffers` (one instance: :data:`STEP_BUFFERS`)."""
+
+
+class StepBuffers(structref.StructRefProxy):
+    """The vector env's arrays and settings a compiled step reads and writes beside the
+    batch's :class:`~.board_batch_compiled.BatchBuffers`, as one object built once per
+    env (:func:`step_buffers`; a ``structref`` for the reasons ``BatchBuffers`` gives).
+
+    Its fields, the env's arrays themselves: ``observations`` uint8 (N, row) (the
+    one-hot planes flat when ``planes``, else the grid's bytes), ``masks`` bool
+    (N, H * W), ``steps`` int64 (N), ``stale`` bool (N); the step under way, written
+    before each step or by it: ``actions`` int64 (N), ``restarting`` bool (N) (the
+    boards a ``NEXT_STEP`` autoreset restarts), ``rewards`` and ``probability`` float64
+    (N), ``terminated``, ``truncated`` and ``invalid`` bool (N); the step's lists, int64
+    (N): ``probed``, ``probed_cells``, ``stepping``, ``restarted``, ``seeds``,
+    ``opened_ends``, ``flagged_ends``, and bool (N): ``rest``, ``deferred``, ``moved``;
+    ``words`` uint64 (N, 4), each board's generator (:func:`draw_seed`). Settings:
+    ``mine_count``, ``invalid_reward``, ``max_steps``, ``first_none`` (the ``"none"``
+    policy), ``first_python`` (a policy Python may play), ``info_probability``,
+    ``progress`` (the reward) and ``planes`` (the observation).
+    """
+
+
+structref.define_boxing(StepBuffersType, StepBuffers)
+
+
+def _step_fields() -> list[tuple[str, types.Type]]:
+    int64_1d = types.Array(types.int64, 1, "C")
+    float64_1d = types.Array(types.float64, 1, "C")
+    bool_1d = types.Array(types.boolean, 1, "C")
+    return [
+        ("observations", types.Array(types.uint8, 2, "C")),
+        ("masks", types.Array(types.boolean, 2, "C")),
+        ("steps", int64_1d),
+        ("stale", bool_1d),
+        ("actions", int64_1d),
+        ("restarting", bool_1d),
+        ("rewards", float64_1d),
+        ("terminated", bool_1d),
+        ("truncated", bool_1d),
+        ("probability", float64_1d),
+        ("invalid", bool_1d),
+        ("probed", int64_1d),
+        ("probed_cells", int64_1d),
+        ("stepping", int64_1d),
+        ("restarted", int64_1d),
+        ("seeds", int64_1d),
+        ("opened_ends", int64_1d),
+        ("flagged_ends", int64_1d),
+        ("rest", bool_1d),
+        ("deferred", bool_1d),
+        ("moved", bool_1d),
+        ("words", types.Array(types.uint64, 2, "C")),
+        ("mine_count", types.int64),
+        ("invalid_reward", types.float64),
+        ("max_steps", types.int64),
+        ("first_none", types.boolean),
+        ("first_python", types.boolean),
+        ("info_probability", types.boolean),
+        ("progress", types.boolean),
+        ("planes", types.boolean),
+    ]
+
+
+STEP_FIELDS = _step_fields()
+""":class:`StepBuffers`' fields and their types, in :func:`_new_step_buffers`' order."""
+
+STEP_BUFFERS = StepBuffersType(STEP_FIELDS)
+"""The one type of every :class:`StepBuffers`: the kernels compile for it once."""
+
+
+@njit(cache=True)
+def _new_step_buffers(observations, masks, steps, stale, actions, restarting, rewards,
+                      terminated, truncated, probability, invalid, probed, probed_cells,
+                      stepping, restarted, seeds, opened_ends, flagged_ends, rest, deferred,
+                      moved, words, mine_count, invalid_reward, max_steps, first_none,
+                      first_python, info_probability, progress, planes):
+    """:class:`StepBuffers` of these fields (:func:`step_buffers` names them)."""
+    step = structref.new(STEP_BUFFERS)
+    step.observations = observations
+    step.masks = masks
+    step.steps = steps
+    step.stale = stale
+    step.actions = actions
+    step.restarting = restarting
+    step.rewards = rewards
+    step.terminated = terminated
+    step.truncated = truncated
+    step.probability = probability
+    step.invalid = invalid
+    step.probed = probed
+    step.probed_cells = probed_cells
+    step.stepping = stepping
+    step.restarted = restarted
+    step.seeds = seeds
+    step.opened_ends = opened_ends
+    step.flagged_ends = flagged_ends
+    step.rest = rest
+    step.deferred = deferred
+    step.moved = moved
+    step.words = words
+    step.mine_count = mine_count
+    step.invalid_reward = invalid_reward
+    step.max_steps = max_steps
+    step.first_none = first_none
+    step.first_python = first_python
+    step.info_probability = info_probability
+    step.progress = progress
+    step.planes = planes
+    return step
+
+
+def step_buffers(**fields: object) -> StepBuffers:
+    """The :class:`StepBuffers` of ``fields``, every one of :data:`STEP_FIELDS` named.
+
+    :raises TypeError: when a field is missing or unknown.
+    """
+    names = [name for name, _ in STEP_FIELDS]
+    if sorted(fields) != sorted(names):
+        missing, unknown = set(names) - set(fields), set(fields) - set(names)
+        raise TypeError(f"step_buffers: missing {sorted(missing)}, unknown {sorted(unknown)}")
+    return _new_step_buffers(*(fields[name] for name in names))
+
 
 PLANES = 11
 """One-hot planes of the ``"planes"`` observation: covered, flagged, then the numbers 0..8
@@ -70,22 +206,23 @@ def _show_cells(view, observation, mask, cells, start, end, size, planes):
 
 
 @njit(cache=True)
-def finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagged_cells,
-                  flagged_ends, progress, rewards, terminated, stale, observations, masks,
-                  planes, stepping, steps, max_steps, truncated):
+def finish_boards(batch, step, boards, opened_cells, opened_ends, flagged_cells, flagged_ends,
+                  stepping):
     """The env's outputs of the probed ``boards`` (int64 (K)) after their probes and rounds.
 
     Board ``boards[k]`` changed the cells the ``opened`` and ``flagged`` lists name (as
     :func:`.board_batch_compiled.probe_boards` lists them). Its reward is 1 on a win, -1 on a
-    loss, else 0, plus (``progress``) its cells opened over its safe cells; it terminates
-    on a win or a loss; its view goes stale unless it lost (a loss leaves the view as it
-    was). Its changed cells are written into ``observations`` (uint8 (N, row), the
-    one-hot planes flat when ``planes``, else the grid's bytes) and cleared in ``masks``
-    (bool (N, H * W)), all of its mask set once its game ended. Every board of
+    loss, else 0, plus (``step.progress``) its cells opened over its safe cells; it
+    terminates on a win or a loss; its view goes stale unless it lost (a loss leaves the
+    view as it was). Its changed cells are written into ``step.observations`` and cleared
+    in ``step.masks``, all of its mask set once its game ended. Every board of
     ``stepping`` (int64, the boards stepped, probed or not) is truncated when it did not
-    terminate and has taken ``max_steps`` steps.
+    terminate and has taken ``step.max_steps`` steps. ``batch``: the
+    :class:`~.board_batch_compiled.BatchBuffers`, ``step``: the :class:`StepBuffers`.
     """
+    views, state, terminated = batch.views, batch.state, step.terminated
     size = views.shape[1]
+    planes = step.planes
     start_opened = start_flagged = 0
     for k in range(len(boards)):
         b = boards[k]
@@ -93,14 +230,14 @@ def finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagg
         lost = state[b] == LOST
         terminated[b] = won or lost
         reward = 1.0 if won else (-1.0 if lost else 0.0)
-        if progress:
-            safe_total = size - totals[b]
+        if step.progress:
+            safe_total = size - batch.totals[b]
             if safe_total > 0:
                 reward += (opened_ends[k] - start_opened) / safe_total
-        rewards[b] = reward
+        step.rewards[b] = reward
         if not lost:
-            stale[b] = True
-        view, observation, mask = views[b], observations[b], masks[b]
+            step.stale[b] = True
+        view, observation, mask = views[b], step.observations[b], step.masks[b]
         _show_cells(view, observation, mask, opened_cells, start_opened, opened_ends[k], size,
                     planes)
         _show_cells(view, observation, mask, flagged_cells, start_flagged, flagged_ends[k],
@@ -110,7 +247,7 @@ def finish_boards(boards, views, state, totals, opened_cells, opened_ends, flagg
         start_opened, start_flagged = opened_ends[k], flagged_ends[k]
     for k in range(len(stepping)):
         b = stepping[k]
-        truncated[b] = not terminated[b] and steps[b] >= max_steps
+        step.truncated[b] = not terminated[b] and step.steps[b] >= step.max_steps
 
 
 @njit(cache=True)
@@ -129,33 +266,29 @@ def draw_seed(words):
 
 
 @njit(cache=True)
-def restart_boards(boards, words, seeds, mine_count, height, width, priorities, mines, numbers,
-                   states, views, totals, safe_left, probes, guesses, state, settled,
-                   first_here, first_safe, steps, stale, observations, masks, planes):
+def restart_boards(batch, step, boards):
     """New random games on ``boards`` (int64 (K)): board ``boards[k]``'s layout seed drawn
-    from its generator ``words[boards[k]]`` (:func:`draw_seed`, written to ``seeds[k]``),
-    its game started from it (:func:`.board_batch_compiled.start_boards`' arguments from
-    ``mine_count`` to ``first_safe``), its step count 0, its view stale, its observation
-    all covered and its mask all True (:func:`finish_boards`' ``observations``,
-    ``masks`` and ``planes``)."""
+    from its generator ``step.words[boards[k]]`` (:func:`draw_seed`, written to
+    ``step.seeds[k]``), its game started from it with ``step.mine_count`` mines
+    (:func:`.board_batch_compiled.start_boards`), its step count 0, its view stale, its
+    observation all covered and its mask all True."""
+    seeds = step.seeds
     for k in range(len(boards)):
-        seeds[k] = draw_seed(words[boards[k]])
-    start_boards(seeds[:len(boards)], boards, mine_count, height, width, priorities, mines,
-                 numbers, states, views, totals, safe_left, probes, guesses, state, settled,
-                 first_here, first_safe)
-    size = height * width
+        seeds[k] = draw_seed(step.words[boards[k]])
+    start_boards(batch, seeds[:len(boards)], boards, step.mine_count)
+    size = batch.height * batch.width
     covered = COVERED & 255
     for k in range(len(boards)):
         b = boards[k]
-        steps[b] = 0
-        stale[b] = True
-        observation = observations[b]
-        if planes:
+        step.steps[b] = 0
+        step.stale[b] = True
+        observation = step.observations[b]
+        if step.planes:
             observation[:size] = 1
             observation[size:] = 0
         else:
             observation[:] = covered
-        masks[b, :] = True
+        step.masks[b, :] = True
 
 
 BAD_ACTION, PAUSED, DEFERRED, DONE = 0, 1, 2, 3
@@ -165,36 +298,34 @@ rounds left to Python (not finished), or the whole step done."""
 
 
 @njit(cache=True, nogil=True)
-def step_boards(actions, restarting, phase, count, first_none, first_python, info_probability,
-                invalid_reward, probability, invalid, rest, probed, probed_cells, stepping,
-                restarted, seeds, words,
-                views, mines, numbers, totals, nothing_covered, safe_left, height, width,
-                probabilities, settled, state, probes, guesses, deferred, opened, flagged,
-                opened_cells, opened_ends, flagged_cells, flagged_ends, seen, track, states,
-                first_here, moved, mine_count, priorities, first_safe,
-                progress, rewards, terminated, truncated, stale, observations, masks, planes,
-                steps, max_steps):
+def step_boards(batch, step, phase, count):
     """One step of the vector env on every board, in phases a caller may resume.
 
+    ``batch``: the :class:`~.board_batch_compiled.BatchBuffers`; ``step``: the
+    :class:`StepBuffers`, ``actions`` and ``restarting`` set for this step and
+    ``rewards``, ``terminated``, ``truncated``, ``probability`` and ``invalid`` cleared.
+
     Phase 0 checks every action is a cell (else returns :data:`BAD_ACTION`, nothing
-    changed), lists the boards ``stepping`` (not ``restarting``, bool (N): the boards a
-    ``NEXT_STEP`` autoreset restarts) and reads their actions
-    (:func:`.board_batch_compiled.read_actions`: ``probed``, ``probed_cells``, ``probability``,
-    ``rest``, ``invalid``, the steps, the invalid actions' rewards; ``probability`` NaN
-    for every probe unless ``info_probability``). It returns :data:`PAUSED` (with the
-    probes' count) when Python has a part before the probes: a chance not at hand
-    (``rest``) or a first click on a board whose policy Python plays (``first_python``
-    and the board not ``first_here``); the caller then calls again with phase 1 and
-    that ``count``. Then :func:`restart_boards` on the boards ``restarted`` (listed from
-    ``restarting``), the probes (:func:`.board_batch_compiled.probe_boards`) and
-    :func:`finish_boards`; :data:`DEFERRED` when some board's rounds are left to Python
-    (``deferred``, :func:`finish_boards` not run), else :data:`DONE`.
+    changed), lists the boards ``stepping`` (not ``restarting``) and reads their
+    actions (:func:`.board_batch_compiled.read_actions`: ``probed``, ``probed_cells``,
+    ``probability``, ``rest``, ``invalid``, the steps, the invalid actions' rewards;
+    ``probability`` NaN for every probe unless ``info_probability``). It returns
+    :data:`PAUSED` (with the probes' count) when Python has a part before the probes: a
+    chance not at hand (``rest``) or a first click on a board whose policy Python plays
+    (``first_python`` and the board not ``first_here``); the caller then calls again
+    with phase 1 and that ``count``. Then :func:`restart_boards` on the boards
+    ``restarted`` (listed from ``restarting``), the probes
+    (:func:`.board_batch_compiled.probe_boards`) and :func:`finish_boards`;
+    :data:`DEFERRED` when some board's rounds are left to Python (``deferred``,
+    :func:`finish_boards` not run), else :data:`DONE`.
 
     Returns ``(status, count, stepped, restarts, any_moved)``: the probes, the boards in
     ``stepping[:stepped]`` and ``restarted[:restarts]``, whether some ``moved`` is set.
     """
+    actions, restarting = step.actions, step.restarting
+    stepping, restarted, probed = step.stepping, step.restarted, step.probed
     n = len(actions)
-    size = views.shape[1]
+    size = batch.views.shape[1]
     stepped = restarts = 0
     for b in range(n):
         if restarting[b]:
@@ -207,85 +338,60 @@ def step_boards(actions, restarting, phase, count, first_none, first_python, inf
         for b in range(n):
             if actions[b] < 0 or actions[b] >= size:
                 return BAD_ACTION, 0, stepped, restarts, False
-        count = read_actions(views, probes, settled, probabilities, totals, first_none,
-                             stepping[:stepped], actions, steps, rewards, invalid_reward,
-                             probed, probed_cells, probability, rest, invalid)
+        count = read_actions(batch, step.first_none, stepping[:stepped], actions, step.steps,
+                             step.rewards, step.invalid_reward, probed, step.probed_cells,
+                             step.probability, step.rest, step.invalid)
         pause = False
         for k in range(count):
             b = probed[k]
-            if not info_probability:
-                probability[b] = np.nan
-                rest[k] = False
-            pause |= rest[k] or (first_python and probes[b] == 0 and not first_here[b])
+            if not step.info_probability:
+                step.probability[b] = np.nan
+                step.rest[k] = False
+            pause |= step.rest[k] or (step.first_python and batch.probes[b] == 0
+                                      and not batch.first_here[b])
         if pause:
             return PAUSED, count, stepped, restarts, False
-    restart_boards(restarted[:restarts], words, seeds, mine_count, height, width, priorities,
-                   mines, numbers, states, views, totals, safe_left, probes, guesses, state,
-                   settled, first_here, first_safe, steps, stale, observations, masks, planes)
-    boards, cells = probed[:count], probed_cells[:count]
-    probe_boards(views, mines, numbers, boards, cells, totals, nothing_covered, safe_left,
-                 height, width, probabilities, settled, state, probes, guesses,
-                 deferred[:count], opened, flagged, opened_cells, opened_ends[:count],
-                 flagged_cells, flagged_ends[:count], seen, track, states, first_here,
-                 moved[:count])
+    restart_boards(batch, step, restarted[:restarts])
+    boards = probed[:count]
+    opened_ends, flagged_ends = step.opened_ends[:count], step.flagged_ends[:count]
+    probe_boards(batch, boards, step.probed_cells[:count], step.deferred[:count], opened_ends,
+                 flagged_ends, step.moved[:count])
     any_moved = any_deferred = False
     for k in range(count):
-        any_moved |= moved[k]
-        any_deferred |= deferred[k]
+        any_moved |= step.moved[k]
+        any_deferred |= step.deferred[k]
     if any_deferred:
         return DEFERRED, count, stepped, restarts, any_moved
-    finish_boards(boards, views, state, totals, opened_cells, opened_ends[:count],
-                  flagged_cells, flagged_ends[:count], progress, rewards, terminated, stale,
-                  observations, masks, planes, stepping[:stepped], steps, max_steps, truncated)
+    finish_boards(batch, step, boards, batch.opened_cells, opened_ends, batch.flagged_cells,
+                  flagged_ends, stepping[:stepped])
     return DONE, count, stepped, restarts, any_moved
 
 
 def _signatures() -> tuple[tuple, tuple, tuple]:
     """The signatures the vector env calls :func:`finish_boards`, :func:`restart_boards` and
     :func:`step_boards` with."""
-    int8_2d = types.Array(types.int8, 2, "C")
-    uint8_2d = types.Array(types.uint8, 2, "C")
-    uint64_2d = types.Array(types.uint64, 2, "C")
     int64_1d = types.Array(types.int64, 1, "C")
-    int64_2d = types.Array(types.int64, 2, "C")
-    bool_1d = types.Array(types.boolean, 1, "C")
-    bool_2d = types.Array(types.boolean, 2, "C")
-    float64_1d = types.Array(types.float64, 1, "C")
-    state_1d = types.Array(types.int8, 1, "C")
     finish = (
-        int64_1d, int8_2d, state_1d, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d,
-        types.boolean, float64_1d, bool_1d, bool_1d, uint8_2d, bool_2d, types.boolean,
-        int64_1d, int64_1d, types.int64, bool_1d,
+        BATCH_BUFFERS, STEP_BUFFERS, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d,
+        int64_1d,
     )
-    restart = (
-        int64_1d, uint64_2d, int64_1d, types.int64, types.int64, types.int64, int64_2d,
-        int8_2d, int8_2d, uint64_2d, int8_2d, int64_1d, int64_1d, int64_1d, int64_1d,
-        state_1d, bool_1d, bool_1d, types.boolean, int64_1d, bool_1d, uint8_2d, bool_2d,
-        types.boolean,
-    )
-    step = (
-        int64_1d, bool_1d, types.int64, types.int64, types.boolean, types.boolean,
-        types.boolean, types.float64, float64_1d, bool_1d, bool_1d, int64_1d, int64_1d,
-        int64_1d, int64_1d, int64_1d, uint64_2d,
-        int8_2d, int8_2d, int8_2d, int64_1d, types.boolean, int64_1d, types.int64,
-        types.int64, types.Array(types.float64, 2, "C"), bool_1d, state_1d, int64_1d,
-        int64_1d, bool_1d, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d, int64_1d,
-        int8_2d, types.Array(types.int64, 3, "C"), uint64_2d, bool_1d, bool_1d, types.int64,
-        int64_2d, types.boolean,
-        types.boolean, float64_1d, bool_1d, bool_1d, bool_1d, uint8_2d, bool_2d,
-        types.boolean, int64_1d, types.int64,
-    )
+    restart = (BATCH_BUFFERS, STEP_BUFFERS, int64_1d)
+    step = (BATCH_BUFFERS, STEP_BUFFERS, types.int64, types.int64)
     return finish, restart, step
 
 
 FINISH_SIGNATURE, RESTART_SIGNATURE, STEP_SIGNATURE = _signatures()
 """The one signature each kernel here is called with (:func:`_signatures`)."""
 
+NEW_SIGNATURE = tuple(field_type for _, field_type in STEP_FIELDS)
+"""The one signature :func:`_new_step_buffers` is called with."""
+
 
 def compile_kernels() -> None:
-    """Compile :func:`finish_boards`, :func:`restart_boards` and :func:`step_boards` for
-    their signatures (the warm-up does)."""
+    """Compile :func:`finish_boards`, :func:`restart_boards`, :func:`step_boards` and the
+    buffers' constructor for their signatures (the warm-up does)."""
     for kernel, signature in (
+        (_new_step_buffers, NEW_SIGNATURE),
         (finish_boards, FINISH_SIGNATURE),
         (restart_boards, RESTART_SIGNATURE),
         (step_boards, STEP_SIGNATURE),

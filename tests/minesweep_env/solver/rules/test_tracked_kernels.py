@@ -156,13 +156,19 @@ def test_a_batch_plays_each_board_as_the_single_kernel(size) -> None:
         opened_cells, flagged_cells = (np.empty(boards * cells, np.int64),
                                        np.empty(boards * cells, np.int64))
         opened_ends, flagged_ends = np.empty(boards, np.int64), np.empty(boards, np.int64)
-        batch_kernels.probe_boards(
-            views, all_mines, all_numbers, playing, probes.astype(np.int64), totals, False,
-            safe_left, height, width, probabilities, settled, state, *counters, deferred,
-            np.empty(cells, np.int64), np.empty(cells, np.int64), opened_cells, opened_ends,
-            flagged_cells, flagged_ends, seen, track, np.zeros((boards, 6), np.uint64),
-            np.zeros(boards, bool), np.empty(boards, bool),  # no first click moved here
+        batch = batch_kernels.batch_buffers(
+            views=views, mines=all_mines, numbers=all_numbers,
+            priorities=np.zeros((boards, cells), np.int64),
+            states=np.zeros((boards, 6), np.uint64), totals=totals, safe_left=safe_left,
+            probes=counters[0], guesses=counters[1], state=state, settled=settled,
+            probabilities=probabilities, first_here=np.zeros(boards, bool),  # no first click
+            seen=seen, track=track, opened=np.empty(cells, np.int64),
+            flagged=np.empty(cells, np.int64), opened_cells=opened_cells,
+            flagged_cells=flagged_cells, height=height, width=width, nothing_covered=False,
+            first_safe=False,
         )
+        batch_kernels.probe_boards(batch, playing, probes.astype(np.int64), deferred,
+                                   opened_ends, flagged_ends, np.empty(boards, bool))
         assert (counters[0] == 1).all() and (counters[1] == 1).all()
         for board, (out, view, opened, flagged, chances) in enumerate(want):
             status, _, _, left, won, lost = out
