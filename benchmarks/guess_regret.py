@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import signal
 import sys
 from collections.abc import Iterator
@@ -28,12 +29,28 @@ from typing import Any
 
 from regret.decisions import Decision, read_decisions
 from regret.estimate import Budget, estimate
-from regret.report import report
+from regret.report import page, report
 
 from semiautomines_agents import make_agent
 from semiautomines_agents.search.agent import SearchAgent
 
 _WORKER: dict[str, Any] = {}
+
+AT_SCALE = (
+    "mkdir -p runs && nohup sh -c '\\\n"
+    "  nice -n 15 python benchmarks/guess_log.py --board expert --games 1000 \\\n"
+    "    --out runs/expert_guesses.jsonl --jsminesweeper /tmp/JSMinesweeper.git && \\\n"
+    "  nice -n 15 python benchmarks/guess_regret.py --guesses runs/expert_guesses.jsonl \\\n"
+    "    --out runs/expert_regret.jsonl --max-samples 256 --workers 2 \\\n"
+    "    --markdown benchmarks/results/search_guess_regret.md' > runs/expert_regret.log 2>&1 &"
+)
+"""Several thousand expert decisions (about 3.5 per game) with more layouts each."""
+
+
+def _command(argv: list[str] | None) -> str:
+    """The command line that ran, as a person would type it."""
+    words = sys.argv[1:] if argv is None else argv
+    return " ".join(["python benchmarks/guess_regret.py", *map(shlex.quote, words)])
 
 
 def done_keys(path: Path) -> set[str]:
@@ -167,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = report(rows, len(games))
     print(tables)
     if args.markdown:
-        args.markdown.write_text(tables + "\n")
+        args.markdown.write_text(page(rows, len(games), _command(argv), AT_SCALE))
     return 0
 
 

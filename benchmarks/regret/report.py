@@ -110,3 +110,40 @@ def report(rows: list[Row], games: int) -> str:
             "### Where JSMinesweeper's choice differs\n\n" + peer_table(rows),
         ]
     )
+
+
+READING = """\
+Every decision is one guess of `search` in the games of a guess log
+(`benchmarks/guess_log.py`: the games of `semiautomines evaluate`, rule set
+`complete`). At each, layouts consistent with the position are drawn exactly in
+proportion to the engine's weights, and every candidate (search's choice, the safest
+cell, the other cells search weighed, best scored first, and JSMinesweeper's cell when
+it differs) is probed in the same layouts, `search` playing each game on to its end.
+Sampling stops when the best candidate leads every other by two paired standard
+errors, or at the cap; a candidate more than three behind leaves early.
+
+- *search best*: no candidate measured ahead of search's choice; *within noise*:
+  one ahead by less than two paired standard errors; *clearly better*: one ahead
+  by more.
+- *regret*: the best candidate's win probability minus search's (0 when search's is
+  best), in percentage points. It is a maximum of noisy estimates, so biased upward;
+  *held out* picks the best candidate on the even-numbered layouts and measures its
+  gain on the odd-numbered ones (unbiased for the candidate so chosen, and noisier).
+- *lost per game*: the group's regret summed and divided by the games the decisions
+  came from (games with no guess count too); ± is 1.96 standard errors, decisions
+  taken as independent.
+- Phases: the *first guess* after the first click; then by the share of safe cells
+  open: *early* below 35 %, *mid* 35-75 %, *endgame* from 75 %. *decided by*:
+  `forced` is a 50/50 no later number can resolve, `endgame` an exact solve,
+  `search` the look-ahead."""
+
+
+def page(rows: list[Row], games: int, command: str, at_scale: str) -> str:
+    """The results page: the command that made it, how to read it, the tables, and the
+    command that runs the instrument at scale."""
+    return (
+        "# Where `search`'s guesses lose: every candidate played on\n\n"
+        f"```sh\n{command}\n```\n\n{READING}\n\n## Tables\n\n{report(rows, games)}\n\n"
+        f"## At scale\n\nSeveral thousand decisions, in the background (resumable: run it "
+        f"again after a stop and it goes on):\n\n```sh\n{at_scale}\n```\n"
+    )

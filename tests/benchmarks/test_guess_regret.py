@@ -192,10 +192,15 @@ def test_a_rerun_goes_on_after_the_decisions_measured(guess_file, tmp_path):
     assert len(first) >= 2
     with out.open("a") as handle:
         handle.write('{"key": "cut sho')
-    assert guess_regret.main([*small, "--decisions", "4"]) == 0
+    markdown = tmp_path / "page.md"
+    assert guess_regret.main([*small, "--decisions", "4", "--markdown", str(markdown)]) == 0
     lines = guess_regret.read_results(out)
     keys = [line["key"] for line in lines]
     assert len(keys) == len(set(keys)) and set(first) < set(keys)
+    text = markdown.read_text()
+    assert text.startswith("# Where")
+    assert "```sh\npython benchmarks/guess_regret.py --guesses" in text
+    assert f"{len(keys)} decisions from" in text and "## At scale" in text
 
 
 def test_sigterm_keeps_every_finished_decision(guess_file, tmp_path):
