@@ -146,17 +146,21 @@ def run_race(
     return race, played
 
 
-def held_out_regret(race: Race) -> float:
+def held_out_gain(race: Race) -> float:
     """The best candidate chosen on the even-numbered layouts, its gain over search's
-    choice measured on the odd-numbered ones: free of the winner's curse that inflates
-    the plain regret (a maximum over noisy estimates)."""
+    choice measured on the odd-numbered ones (0 when search's own is chosen).
+
+    Unlike the plain regret (a maximum over noisy estimates, biased upward) it is an
+    unbiased estimate of the chosen candidate's true gain, so at most the true regret
+    on average: it is not clipped at 0, and sums over decisions honestly.
+    """
 
     def half(cell: int, parity: int) -> list[int]:
         return race.outcomes[cell][parity::2]
 
     best = max(race.cells, key=lambda c: (np.mean(half(c, 0) or [0]), c == race.search))
     gain, _, n = paired(half(best, 1), half(race.search, 1))
-    return max(gain, 0.0) if n else 0.0
+    return gain if n else 0.0
 
 
 def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) -> dict[str, Any]:
@@ -179,6 +183,7 @@ def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) 
                 "win": round(race.mean(cell), 6),
                 "gain": round(gain, 6),
                 "gain_se": None if se == float("inf") else round(se, 6),
+                "outcomes": "".join(map(str, race.outcomes[cell])),
             }
         )
     best = max(rows, key=lambda r: (r["win"], r["cell"] == decision.cell))
@@ -198,7 +203,7 @@ def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) 
         "best": best["cell"],
         "regret": round(max(best["gain"], 0.0), 6),
         "regret_se": best["gain_se"] if best["cell"] != decision.cell else 0.0,
-        "held_out_regret": round(held_out_regret(race), 6),
+        "held_out_gain": round(held_out_gain(race), 6),
         "verdict": "best" if best["cell"] == decision.cell else "worse" if worse else "noise",
         "samples": len(own),
         "rollouts": played,

@@ -3,18 +3,19 @@
 Per group of decisions: how many; the share where search's choice was the best
 candidate measured, the share where another was ahead but within noise, and the
 share where one was clearly better (its lead over two paired standard errors);
-the regret (best candidate's win probability minus search's, 0 when search's is
-best) per decision, plain and held out (the best chosen on half the layouts,
-measured on the other half: the plain figure is biased upward by taking a maximum
-of noisy estimates); and the win probability lost per game, the group's plain
-regret summed over the games it came from (divided by the games played, those
-with no guess too). The standard errors treat decisions as independent.
+the plain regret (best candidate's win probability minus search's, 0 when search's
+is best) per decision, biased upward by taking a maximum of noisy estimates; the
+held-out gain (the best chosen on half the layouts, measured on the other half) per
+decision; and the win probability lost per game, the group's held-out gains summed
+and divided by the games they came from (games with no guess too), with a 95%
+interval from the spread of the gains across decisions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from math import sqrt
+from statistics import stdev
 from typing import Any
 
 from .decisions import LAYOUT_BANDS, PHASES
@@ -23,24 +24,32 @@ Row = dict[str, Any]
 REASONS = ("search", "forced", "endgame")
 
 
+def held_out(row: Row) -> float:
+    """A decision's held-out gain; lines written before it was stored unclipped hold it
+    clipped at 0 (``held_out_regret``), an overstatement the summary counts."""
+    return row["held_out_gain"] if "held_out_gain" in row else row["held_out_regret"]
+
+
 def _group_line(label: str, rows: list[Row], games: int) -> str:
     n = len(rows)
     if not n:
         return f"| {label} | 0 | | | | | | |"
     share = {v: 100 * sum(r["verdict"] == v for r in rows) / n for v in ("best", "noise", "worse")}
-    regret = sum(r["regret"] for r in rows)
-    se = sqrt(sum((r["regret_se"] or 0.0) ** 2 for r in rows))
-    held = sum(r["held_out_regret"] for r in rows) / n
+    regret = sum(r["regret"] for r in rows) / n
+    gains = [held_out(r) for r in rows]
+    lost = sum(gains) / games
+    spread = stdev(gains) * sqrt(n) / games if n > 1 else float("nan")
     return (
         f"| {label} | {n} | {share['best']:.0f}% | {share['noise']:.0f}% | {share['worse']:.0f}% "
-        f"| {100 * regret / n:.2f} | {100 * held:.2f} | {100 * regret / games:.2f} ± "
-        f"{100 * 1.96 * se / games:.2f} |"
+        f"| {100 * regret:.2f} | {100 * sum(gains) / n:+.2f} | {100 * lost:+.2f} ± "
+        f"{100 * 1.96 * spread:.2f} |"
     )
 
 
 HEADER = (
     "| {what} | decisions | search best | other ahead, within noise | other clearly better "
-    "| regret per decision (points) | held out (points) | lost per game (points, ± 95%) |\n"
+    "| plain regret per decision (points, biased up) | held-out gain per decision (points) "
+    "| lost per game, held out (points, ± 95%) |\n"
     "|---|---:|---:|---:|---:|---:|---:|---:|"
 )
 
@@ -97,6 +106,12 @@ def report(rows: list[Row], games: int) -> str:
         f"{sum(samples) / max(len(rows), 1):.0f}), {rollouts:,} games played on, "
         f"{seconds / 60:.0f} minutes of play (summed over workers)."
     )
+    clipped = sum("held_out_gain" not in r for r in rows)
+    if clipped:
+        summary += (
+            f" The held-out gains of {clipped} decisions were stored clipped at 0 (measured "
+            "before the unclipped figure was kept): they overstate the loss a little."
+        )
     return "\n\n".join(
         [
             summary,
@@ -125,13 +140,16 @@ errors, or at the cap; a candidate more than three behind leaves early.
 - *search best*: no candidate measured ahead of search's choice; *within noise*:
   one ahead by less than two paired standard errors; *clearly better*: one ahead
   by more.
-- *regret*: the best candidate's win probability minus search's (0 when search's is
-  best), in percentage points. It is a maximum of noisy estimates, so biased upward;
-  *held out* picks the best candidate on the even-numbered layouts and measures its
-  gain on the odd-numbered ones (unbiased for the candidate so chosen, and noisier).
-- *lost per game*: the group's regret summed and divided by the games the decisions
-  came from (games with no guess count too); ± is 1.96 standard errors, decisions
-  taken as independent.
+- *plain regret*: the best candidate's win probability minus search's (0 when
+  search's is best), in percentage points: a maximum of noisy estimates, so biased
+  upward, by about the noise when candidates are level.
+- *held-out gain*: the best candidate picked on the even-numbered layouts, its gain
+  over search's choice measured on the odd-numbered ones (0 when search's own is
+  picked; negative when the pick does worse there): an unbiased estimate of the picked
+  candidate's true gain, so on average at most the true regret.
+- *lost per game*: the group's held-out gains summed and divided by the games the
+  decisions came from (games with no guess count too); ± is 1.96 standard errors
+  from the spread of the gains across decisions.
 - Phases: the *first guess* after the first click; then by the share of safe cells
   open: *early* below 35 %, *mid* 35-75 %, *endgame* from 75 %. *decided by*:
   `forced` is a 50/50 no later number can resolve, `endgame` an exact solve,

@@ -20,7 +20,14 @@ sys.path.append(str(REPO / "benchmarks"))
 import guess_regret  # noqa: E402
 from guess_log import GuessLogger, log_games  # noqa: E402
 from regret.decisions import Decision, phase, place, read_decisions  # noqa: E402
-from regret.estimate import Budget, candidate_cells, estimate, run_race  # noqa: E402
+from regret.estimate import (  # noqa: E402
+    Budget,
+    Race,
+    candidate_cells,
+    estimate,
+    held_out_gain,
+    run_race,
+)
 from regret.report import report  # noqa: E402
 from regret.rollouts import play_on, position_game  # noqa: E402
 
@@ -133,6 +140,17 @@ def test_candidates_start_with_search_s_choice_and_race_on_common_layouts(played
     assert line["verdict"] in ("best", "noise", "worse")
 
 
+def test_the_held_out_gain_is_measured_apart_from_the_choice_and_not_clipped():
+    race = Race([1, 2], search=1)
+    # Cell 2 wins every even-numbered layout and loses every odd-numbered one.
+    race.outcomes = {1: [0, 1, 0, 1, 0, 1], 2: [1, 0, 1, 0, 1, 0]}
+    assert held_out_gain(race) == -1.0  # picked on the evens, worse on the odds
+    race.outcomes = {1: [0, 0, 0, 0], 2: [1, 1, 1, 1]}
+    assert held_out_gain(race) == 1.0
+    race.outcomes = {1: [1, 0, 1, 0], 2: [0, 1, 0, 1]}
+    assert held_out_gain(race) == 0.0  # search's own picked: no gain
+
+
 def test_phases_and_places():
     grid = np.full((4, 4), -1, dtype=np.int8)
     grid[0, :] = 0
@@ -154,7 +172,7 @@ def test_the_tables_count_verdicts_and_the_loss_per_game():
             "verdict": v,
             "regret": r,
             "regret_se": 0.01,
-            "held_out_regret": r / 2,
+            "held_out_gain": r / 2,
             "samples": 32,
             "rollouts": 100,
             "seconds": 1.0,
@@ -165,7 +183,7 @@ def test_the_tables_count_verdicts_and_the_loss_per_game():
         for v, r in (("best", 0.0), ("noise", 0.02), ("worse", 0.1), ("best", 0.0))
     ]
     text = report(rows, games=10)
-    assert "| early | 4 | 50% | 25% | 25% | 3.00 | 1.50 | 1.20 ± " in text
+    assert "| early | 4 | 50% | 25% | 25% | 3.00 | +1.50 | +0.60 ± " in text
     assert "4 decisions from 10 games" in text
 
 
