@@ -42,7 +42,7 @@ def _group_line(label: str, rows: list[Row], games: int) -> str:
     return (
         f"| {label} | {n} | {share['best']:.0f}% | {share['noise']:.0f}% | {share['worse']:.0f}% "
         f"| {100 * regret:.2f} | {100 * sum(gains) / n:+.2f} | {100 * lost:+.2f} ± "
-        f"{100 * 1.96 * spread:.2f} |"
+        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.2f}'} |"
     )
 
 
