@@ -1,0 +1,167 @@
+"""Tables of a results file: how often search's choice is the best, and what it costs.
+
+Per group of decisions: how many; the share where search's choice was the best
+candidate measured, the share where another was ahead but within noise, and the
+share where one was clearly better (its lead over two paired standard errors);
+the plain regret (best candidate's win probability minus search's, 0 when search's
+is best) per decision, biased upward by taking a maximum of noisy estimates; the
+held-out gain (the best chosen on half the layouts, measured on the other half) per
+decision; and the win probability lost per game, the group's held-out gains summed
+and divided by the games they came from (games with no guess too), with a 95%
+interval from the spread of the gains across decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from math import sqrt
+from statistics import stdev
+from typing import Any
+
+from .decisions import LAYOUT_BANDS, PHASES
+
+Row = dict[str, Any]
+REASONS = ("search", "forced", "endgame")
+
+
+def held_out(row: Row) -> float:
+    """A decision's held-out gain; lines written before it was stored unclipped hold it
+    clipped at 0 (``held_out_regret``), an overstatement the summary counts."""
+    return row["held_out_gain"] if "held_out_gain" in row else row["held_out_regret"]
+
+
+def _group_line(label: str, rows: list[Row], games: int) -> str:
+    n = len(rows)
+    if not n:
+        return f"| {label} | 0 | | | | | | |"
+    share = {v: 100 * sum(r["verdict"] == v for r in rows) / n for v in ("best", "noise", "worse")}
+    regret = sum(r["regret"] for r in rows) / n
+    gains = [held_out(r) for r in rows]
+    lost = sum(gains) / games
+    spread = stdev(gains) * sqrt(n) / games if n > 1 else float("nan")
+    return (
+        f"| {label} | {n} | {share['best']:.0f}% | {share['noise']:.0f}% | {share['worse']:.0f}% "
+        f"| {100 * regret:.2f} | {100 * sum(gains) / n:+.2f} | {100 * lost:+.2f} ± "
+        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.2f}'} |"
+    )
+
+
+HEADER = (
+    "| {what} | decisions | search best | other ahead, within noise | other clearly better "
+    "| plain regret per decision (points, biased up) | held-out gain per decision (points) "
+    "| lost per game, held out (points, ± 95%) |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def table(
+    rows: list[Row], games: int, what: str, key: Callable[[Row], str], order: Iterable[str]
+) -> str:
+    """One table: a line per group of ``key``, in ``order`` (groups absent are left out),
+    then all decisions."""
+    lines = [HEADER.format(what=what)]
+    for label in order:
+        group = [r for r in rows if key(r) == label]
+        if group:
+            lines.append(_group_line(label, group, games))
+    lines.append(_group_line("all", rows, games))
+    return "\n".join(lines)
+
+
+def peer_table(rows: list[Row]) -> str:
+    """Where JSMinesweeper's cell differs from search's: who was ahead, by how much."""
+    differ = []
+    for row in rows:
+        peer = row.get("jsminesweeper")
+        if peer is None or peer == row["cell"]:
+            continue
+        entry = next(c for c in row["candidates"] if c["cell"] == peer)
+        differ.append(entry)
+    if not differ:
+        return "No decision here where JSMinesweeper's cell differs from search's was measured."
+    n = len(differ)
+    ahead = sum(e["gain"] > 2 * (e["gain_se"] or float("inf")) for e in differ)
+    behind = sum(-e["gain"] > 2 * (e["gain_se"] or float("inf")) for e in differ)
+    mean = sum(e["gain"] for e in differ) / n
+    return (
+        "| decisions where the cells differ | JSMinesweeper clearly better | search clearly "
+        "better | within noise | JSMinesweeper - search (points per decision) |\n"
+        "|---:|---:|---:|---:|---:|\n"
+        f"| {n} | {ahead} | {behind} | {n - ahead - behind} | {100 * mean:+.2f} |"
+    )
+
+
+def report(rows: list[Row], games: int) -> str:
+    """Every table of a results file, as markdown."""
+    bands = [label for _, label in LAYOUT_BANDS] + ["> 1e12", "unknown"]
+    places = [
+        f"{w}, {f}" for w in ("corner", "edge", "interior") for f in ("frontier", "off frontier")
+    ]
+    samples = [r["samples"] for r in rows]
+    rollouts = sum(r["rollouts"] for r in rows)
+    seconds = sum(r["seconds"] for r in rows)
+    summary = (
+        f"{len(rows)} decisions from {games} games; {min(samples, default=0)} to "
+        f"{max(samples, default=0)} sampled layouts per decision (mean "
+        f"{sum(samples) / max(len(rows), 1):.0f}), {rollouts:,} games played on, "
+        f"{seconds / 60:.0f} minutes of play (summed over workers)."
+    )
+    clipped = sum("held_out_gain" not in r for r in rows)
+    if clipped:
+        summary += (
+            f" The held-out gains of {clipped} decisions were stored clipped at 0 (measured "
+            "before the unclipped figure was kept): they overstate the loss a little."
+        )
+    return "\n\n".join(
+        [
+            summary,
+            "### By game phase\n\n" + table(rows, games, "phase", lambda r: r["phase"], PHASES),
+            "### By how search decided\n\n"
+            + table(rows, games, "decided by", lambda r: r["reason"], REASONS),
+            "### By layouts the position admits\n\n"
+            + table(rows, games, "layouts", lambda r: r["band"], bands),
+            "### By where search's cell lies\n\n"
+            + table(rows, games, "cell", lambda r: r["place"], places),
+            "### Where JSMinesweeper's choice differs\n\n" + peer_table(rows),
+        ]
+    )
+
+
+READING = """\
+Every decision is one guess of `search` in the games of a guess log
+(`benchmarks/guess_log.py`: the games of `semiautomines evaluate`, rule set
+`complete`). At each, layouts consistent with the position are drawn exactly in
+proportion to the engine's weights, and every candidate (search's choice, the safest
+cell, the other cells search weighed, best scored first, and JSMinesweeper's cell when
+it differs) is probed in the same layouts, `search` playing each game on to its end.
+Sampling stops when the best candidate leads every other by two paired standard
+errors, or at the cap; a candidate more than three behind leaves early.
+
+- *search best*: no candidate measured ahead of search's choice; *within noise*:
+  one ahead by less than two paired standard errors; *clearly better*: one ahead
+  by more.
+- *plain regret*: the best candidate's win probability minus search's (0 when
+  search's is best), in percentage points: a maximum of noisy estimates, so biased
+  upward, by about the noise when candidates are level.
+- *held-out gain*: the best candidate picked on the even-numbered layouts, its gain
+  over search's choice measured on the odd-numbered ones (0 when search's own is
+  picked; negative when the pick does worse there): an unbiased estimate of the picked
+  candidate's true gain, so on average at most the true regret.
+- *lost per game*: the group's held-out gains summed and divided by the games the
+  decisions came from (games with no guess count too); ± is 1.96 standard errors
+  from the spread of the gains across decisions.
+- Phases: the *first guess* after the first click; then by the share of safe cells
+  open: *early* below 35 %, *mid* 35-75 %, *endgame* from 75 %. *decided by*:
+  `forced` is a 50/50 no later number can resolve, `endgame` an exact solve,
+  `search` the look-ahead."""
+
+
+def page(rows: list[Row], games: int, command: str, at_scale: str) -> str:
+    """The results page: the command that made it, how to read it, the tables, and the
+    command that runs the instrument at scale."""
+    return (
+        "# Where `search`'s guesses lose: every candidate played on\n\n"
+        f"```sh\n{command}\n```\n\n{READING}\n\n## Tables\n\n{report(rows, games)}\n\n"
+        f"## At scale\n\nSeveral thousand decisions, in the background (resumable: run it "
+        f"again after a stop and it goes on):\n\n```sh\n{at_scale}\n```\n"
+    )
