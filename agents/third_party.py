@@ -137,6 +137,12 @@ def register_agent(name: str, factory: Callable[..., Any]) -> None:
     _RUNTIME[name] = factory
 
 
+def registered_factory(name: str) -> Callable[..., Any] | None:
+    """The factory :func:`register_agent` gave ``name`` in this process, if any: part of
+    what identifies an agent, since a name may be registered again for another policy."""
+    return _RUNTIME.get(name)
+
+
 def unregister_agent(name: str) -> None:
     """Drop an agent registered by :func:`register_agent` (nothing if it is not)."""
     _RUNTIME.pop(name, None)

@@ -19,6 +19,7 @@ from minesweep_env.core.difficulty import layout_difficulty
 from minesweep_env.envs import ENV_ID
 
 from ..base import Agent
+from ..third_party import registered_factory
 from .records import AgentFailure, Chunk, GameRecord, Settings
 from .saved_games import record_games
 from .targets import Target
@@ -115,8 +116,10 @@ def _record(index: int, info: dict, game: Any, seconds: float, invalid: bool) ->
     )
 
 
-_AGENTS: dict[tuple[str, str | None], Agent] = {}
-"""Per worker process: each agent made once (a PPO model is loaded once)."""
+_AGENTS: dict[tuple[str, str | None, Any], Agent] = {}
+"""Per worker process: each agent made once (a PPO model is loaded once). The key
+holds the factory a name was registered with in this process, so a name registered
+again for another policy (``evaluate_policy`` twice) makes a new agent."""
 _ENVS: dict[tuple[str, str, Settings], Any] = {}
 """Per worker process: one env per (target, observation mode)."""
 
@@ -125,8 +128,10 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
     """Play a chunk's games in order (the function worker processes run)."""
     from .. import make_agent
 
-    agent_key = (chunk.agent, chunk.settings.model)
+    agent_key = (chunk.agent, chunk.settings.model, registered_factory(chunk.agent))
     if agent_key not in _AGENTS:
+        for stale in [key for key in _AGENTS if key[:2] == agent_key[:2]]:
+            del _AGENTS[stale]  # made by a factory no longer registered under this name
         _AGENTS[agent_key] = make_agent(
             chunk.agent, model=chunk.settings.model, trust_model=chunk.settings.trust_model
         )

@@ -246,6 +246,28 @@ def test_python_route_plays_a_policy_by_the_protocol():
         evaluate_policy(broken, name="greedy")
 
 
+def test_a_name_registered_again_plays_the_new_policy():
+    """Two policies evaluated one after the other under one name: each plays its own
+    games (the worker's agent cache must not hand the second run the first policy)."""
+    settings = Settings(rule_set="complete", first_click="safe", seed=3)
+    calls = {"first": 0, "last": 0}
+
+    def policy(which: str, pick: int):
+        def choose(observation, mask):
+            calls[which] += 1
+            return int(np.flatnonzero(mask)[pick])
+
+        return choose
+
+    for which, pick in (("first", 0), ("last", -1)):
+        third_party.register_agent("again", lambda w=which, p=pick: PolicyAgent(policy(w, p)))
+        try:
+            evaluate(["again"], [board_target("beginner")], settings, 20, 1, False)
+        finally:
+            third_party.unregister_agent("again")
+    assert calls["first"] > 0 and calls["last"] > 0
+
+
 def test_protocol_table_marks_this_runs_rows():
     table = protocol_table({}, STANDARD)
     assert table.startswith("| board | start | player |")
