@@ -17,6 +17,7 @@ imports numba), so the cache key costs a few file reads.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 from importlib import metadata
 from pathlib import Path
@@ -48,4 +49,44 @@ def source_path(module: str) -> Path:
     raise ModuleNotFoundError(f"no source file for kernel module {module!r}")
 
 
-__all__ = ["GROUP", "kernel_modules", "source_path"]
+def _imported_names(module: str, tree: ast.Module) -> set[str]:
+    """Every dotted name ``module``'s imports could mean: each module named, and for a
+    ``from ... import`` each imported name as a submodule too (relative ones resolved)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            package = module.split(".")[: -node.level]
+            origin = ".".join([*package, *([node.module] if node.module else [])])
+        else:
+            origin = node.module or ""
+        names.add(origin)
+        names.update(f"{origin}.{alias.name}" for alias in node.names)
+    return names
+
+
+def kernel_imports() -> dict[str, set[str]]:
+    """Which registered modules each registered module imports, by name, read from the
+    sources with :mod:`ast` (nothing is imported).
+
+    numba compiles a kernel's callees in the process that compiles the kernel, so a module
+    that imports kernels from another compiles (its share of) that module too: the
+    warm-up keeps such modules in one process.
+    """
+    registered = kernel_modules()
+    name_of = {module: name for name, module in registered.items()}
+    found = {}
+    for name, module in registered.items():
+        tree = ast.parse(source_path(module).read_text(encoding="utf-8"))
+        found[name] = {
+            name_of[other]
+            for other in _imported_names(module, tree)
+            if other in name_of and other != module
+        }
+    return found
+
+
+__all__ = ["GROUP", "kernel_imports", "kernel_modules", "source_path"]

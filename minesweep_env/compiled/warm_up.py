@@ -31,7 +31,7 @@ from .loading import (
     import_kernel_modules,
 )
 from .marker import cache_key, marker_path, marker_ready, read_marker, write_marker
-from .registry import kernel_modules, source_path
+from .registry import kernel_imports, kernel_modules, source_path
 
 STAMP = "semiautomines-kernel-sources.json"
 """File next to numba's cache: the kernel sources (by content) that cache was built from."""
@@ -78,17 +78,68 @@ def drop_stale_caches(key: dict, modules: dict[str, ModuleType]) -> Path | None:
     return stamp
 
 
+def compiled_with(imports: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each module with every module it imports, directly or not: what a process compiling
+    it compiles (numba compiles a kernel's callees with it)."""
+    closures = {}
+    for name in imports:
+        reached, waiting = {name}, [name]
+        while waiting:
+            for other in imports.get(waiting.pop(), ()):
+                if other not in reached:
+                    reached.add(other)
+                    waiting.append(other)
+        closures[name] = reached
+    return closures
+
+
 def compile_groups(jobs: int) -> list[list[str]]:
-    """The registered modules in ``jobs`` families of about equal source size (a rough
-    stand-in for compile time), largest first, each family one compile process."""
+    """The registered modules in ``jobs`` families, one compile process each
+    (:func:`families`, with each module's source size for its work)."""
     sizes = {name: source_path(module).stat().st_size for name, module in kernel_modules().items()}
-    families: list[list[str]] = [[] for _ in range(max(1, jobs))]
-    load = [0] * len(families)
-    for name in sorted(sizes, key=lambda n: (-sizes[n], n)):
-        lightest = load.index(min(load))
-        families[lightest].append(name)
-        load[lightest] += sizes[name]
-    return [family for family in families if family]
+    return families(kernel_imports(), sizes, jobs)
+
+
+def families(imports: dict[str, set[str]], sizes: dict[str, int], jobs: int) -> list[list[str]]:
+    """Split modules into up to ``jobs`` families of about equal compile work.
+
+    A family's work is taken as the size (a rough stand-in for compile time) of every
+    module its members import, directly or not, since numba compiles a kernel's
+    callees in the process that compiles the kernel: modules that share callees go
+    together, so that two processes seldom compile the same callee. Modules are
+    placed largest work first, each where the longest family stays shortest, then where
+    it adds the least new work. Each family lists a module after those it imports.
+
+    :param imports: each module's imported modules (:func:`.registry.kernel_imports`).
+    :param sizes: each module's own work.
+    """
+    closures = compiled_with(imports)
+
+    def work(names: set[str]) -> int:
+        return sum(sizes[name] for name in names)
+
+    count = max(1, jobs)
+    members: list[list[str]] = [[] for _ in range(count)]
+    covered: list[set[str]] = [set() for _ in range(count)]
+    for name in sorted(sizes, key=lambda n: (-work(closures[n]), n)):
+
+        def cost(f: int, name: str = name) -> tuple[int, int, int]:
+            longest = max(
+                work(covered[g] | closures[name]) if g == f else work(covered[g])
+                for g in range(count)
+            )
+            return longest, work(closures[name] - covered[f]), f
+
+        chosen = min(range(count), key=cost)
+        members[chosen].append(name)
+        covered[chosen] |= closures[name]
+    return [_imports_first(family, closures) for family in members if family]
+
+
+def _imports_first(family: list[str], closures: dict[str, set[str]]) -> list[str]:
+    """``family`` ordered so that a module comes after the modules it imports (its own
+    compile time then excludes theirs), else by name."""
+    return sorted(family, key=lambda name: (len(closures[name]), name))
 
 
 def compile_group(names: list[str]) -> list[tuple[str, float]]:
