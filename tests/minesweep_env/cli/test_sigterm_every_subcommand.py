@@ -91,16 +91,30 @@ def test_every_subcommand_is_stopped_by_sigterm_somewhere():
         assert f"def {name}(" in (REPO / path).read_text(), f"{path} has no {name}"
 
 
+def _wait_until_reading(process: subprocess.Popen, deadline: float) -> None:
+    """Until the command sits in its read of the pipe (Linux names the kernel function
+    it sleeps in), so the signal finds it waiting for text, not still opening the file."""
+    wchan = f"/proc/{process.pid}/wchan"
+    while os.path.exists(wchan) and time.monotonic() < deadline:
+        with open(wchan) as handle:
+            if handle.read().endswith("pipe_read"):
+                return
+        time.sleep(0.02)
+
+
 def _open_for_writing(fifo: str, process: subprocess.Popen, seconds: float = 60) -> int:
     """The pipe's writing end, once the command has opened it to read (it then waits for
     text that never comes)."""
     deadline = time.monotonic() + seconds
     while True:
         try:
-            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
         except OSError as error:  # ENXIO: nobody reads it yet
             if error.errno != errno.ENXIO:
                 raise
+        else:
+            _wait_until_reading(process, deadline)
+            return writer
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             _, err = process.communicate(timeout=60)
