@@ -32,15 +32,10 @@
 
 "use strict";
 
-const fs = require("fs");
-const path = require("path");
 const readline = require("readline");
-const vm = require("vm");
 
-// JSMinesweeper's scripts this driver loads, in order: the probability engine's, then
-// its solver's (the list is shared with jsminesweeper_player.py).
-const LISTS = require("./jsminesweeper_files.json");
-const FILES = [...LISTS.engine, ...LISTS.player];
+// JSMinesweeper's scripts this driver loads: the probability engine's, then its solver's.
+const { PLAYER_FILES, runScripts } = require("./jsminesweeper_scripts.js");
 
 // Runs inside the scripts' scope, after them: it sees their classes and functions.
 const DRIVER = `
@@ -127,18 +122,7 @@ function seeded(seed) {
 }
 
 function loadSolver(root) {
-    const sources = FILES.map((file) => {
-        const full = path.join(root, file);
-        if (!fs.existsSync(full)) {
-            throw new Error(full + " not found: is " + root + " a JSMinesweeper checkout?");
-        }
-        return fs.readFileSync(full, "utf8");
-    });
-    // The solver's own log lines go to stderr: stdout carries the replies.
-    globalThis.console = new console.Console(process.stderr);
-    // This context, not a new vm context: there every global the solver reads would go
-    // through the sandbox's interceptors, several-fold slower than a browser runs it.
-    vm.runInThisContext(sources.join("\n;\n") + "\n" + DRIVER, { filename: "jsminesweeper" });
+    runScripts(root, PLAYER_FILES, DRIVER);
     return globalThis.playerDriver;
 }
 

@@ -27,13 +27,10 @@
 
 "use strict";
 
-const fs = require("fs");
-const path = require("path");
 const readline = require("readline");
-const vm = require("vm");
 
-// JSMinesweeper's probability engine scripts, in order (shared with the playing driver).
-const FILES = require("./jsminesweeper_files.json").engine;
+// JSMinesweeper's probability engine scripts, loaded as the playing driver loads its own.
+const { ENGINE_FILES, runScripts } = require("./jsminesweeper_scripts.js");
 
 // Runs inside the context, after the engine files: it sees their classes and functions.
 const DRIVER = `
@@ -116,19 +113,7 @@ globalThis.driver = { makeBoard, runEngine, oneCall, boxOf };
 `;
 
 function loadEngine(root) {
-    const sources = FILES.map((file) => {
-        const full = path.join(root, file);
-        if (!fs.existsSync(full)) {
-            throw new Error(full + " not found: is " + root + " a JSMinesweeper checkout?");
-        }
-        return fs.readFileSync(full, "utf8");
-    });
-    // The engine's own log lines go to stderr: stdout carries the replies.
-    globalThis.console = new console.Console(process.stderr);
-    // This context, not a new vm context: there every global the engine reads (BigInt,
-    // its own top-level functions) would go through the sandbox's interceptors, which
-    // slows it several-fold and would not be the engine as a browser runs it.
-    vm.runInThisContext(sources.join("\n;\n") + "\n" + DRIVER, { filename: "jsminesweeper" });
+    runScripts(root, ENGINE_FILES, DRIVER);
     return globalThis.driver;
 }
 

@@ -69,11 +69,7 @@ def batch_kernels() -> ModuleType:
 class BoardBatch(BatchRounds):
     """The mines, views and game states of N boards of one size, and every way to step them.
 
-    :param num_boards: N.
-    :param width: board width W; cells are flat indices ``y * W + x``.
-    :param height: board height H.
-    :param first_click: the first-click policy of every game.
-    :param win_rule: when a game counts as won (the rule set's ``win_rule``).
+    Its arguments are :class:`~minesweep_env.envs.batch_state.BatchState`'s.
     """
 
     def __init__(
