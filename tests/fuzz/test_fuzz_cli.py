@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from strategies import FILE_BYTES, INTEGERS, NUMBER_TOKENS
 
 from minesweep_env.cli.main import main
+from semiautomines_agents.commands.evaluate import MAX_GAMES, MAX_WORKERS
 
 FUZZ = settings(
     max_examples=40,
@@ -148,8 +149,10 @@ def test_generate_out_that_is_a_file(tmp_path, capsys, tried):
 )
 def test_evaluate_numbers(board, games, workers, seed, tmp_path, capsys, tried):
     tried["evaluate"] += 1
-    if games == "1" and workers == "1" and board.count("x") == 2:
-        games = "0"  # a good run plays: keep this test to the checks (the map test plays)
+    if _within(games, MAX_GAMES) and _within(workers, MAX_WORKERS):
+        # Good numbers would play (with workers > 1 through a pool of processes): keep
+        # this test to the checks (the map test plays). Past a limit is still checked.
+        games = "0"
     args = ["evaluate", "--agents", "random", f"--boards={board}", "--maps", "none"]
     args += [f"--games={games}", f"--workers={workers}", f"--seed={seed}", "--no-progress"]
     args += ["--out", str(tmp_path)]
@@ -163,6 +166,14 @@ def test_evaluate_map_files(data, tmp_path, capsys, tried):
     args = ["evaluate", "--agents", "random", "--boards", "none", "--games", "1"]
     args += ["--workers", "1", "--no-progress", "--out", str(tmp_path / "runs")]
     run_cli([*args, "--maps", a_file(tmp_path, data)], capsys)
+
+
+def _within(text: str, most: int) -> bool:
+    """Whether ``text`` is a number the command accepts: 1 to ``most``."""
+    try:
+        return 1 <= int(text) <= most
+    except ValueError:
+        return False
 
 
 def _positive(text: str) -> bool:
