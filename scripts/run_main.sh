@@ -3,9 +3,7 @@
 # baseline agents on the standard boards and the prepared maps in maps/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv-main
-.venv-main/bin/python -m pip install --quiet --upgrade pip
-.venv-main/bin/python -m pip install --quiet -e '.[train]'
+bash scripts/install.sh .venv-main train
 # Compile the probability kernels into numba's cache now, not during the first game
 .venv-main/bin/python -m minesweep_env.compiled --jobs 2 || true  # failing: exact engine
 .venv-main/bin/semiautomines evaluate --maps maps "$@"

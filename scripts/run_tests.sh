@@ -3,9 +3,7 @@
 # ruff, mypy on the library, the docs site's strict build, then pytest. The README's test command and .ci/run both call this file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv-test
-.venv-test/bin/python -m pip install --quiet --upgrade pip
-.venv-test/bin/python -m pip install --quiet -e '.[train,dev,ray,web]'
+bash scripts/install.sh .venv-test train,dev,ray,web
 # Compile the probability kernels into numba's cache now, not during the first game:
 # two processes, one family of kernels each. The lint, type and docs checks run
 # meanwhile, on the core the shorter family leaves idle; pytest waits for the cache.
