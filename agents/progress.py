@@ -20,7 +20,7 @@ make it cheap without changing one chance or one choice:
 - the exact count itself asks the compiled float path which numbers make
   progress (its probability is 0.0 exactly where the exact mine weight is 0,
   and only there: a contract
-  tests/minesweep_env/solver/probability/test_probability_fast.py checks), and the
+  tests/minesweep_env/solver/probability/test_probability_compiled.py checks), and the
   layouts behind the numbers add up to the cell's safe layouts, so only the
   numbers on the shorter side (progress or not) are counted exactly
   (:func:`progress_chance`);

@@ -45,7 +45,7 @@ def encode_view_into(flat, planes, mask):
 
     A compiled copy: :func:`~minesweep_env.envs.observations.encode_planes` is the
     reference, held equal by
-    ``tests/minesweep_env/envs/test_env_fast_paths.py::test_the_compiled_view_encoding_is_the_numpy_one``."""
+    ``tests/minesweep_env/envs/test_env_compiled_paths.py::test_the_compiled_view_encoding_is_the_numpy_one``."""
     n = len(flat)
     planes = planes.reshape(PLANES, n)
     for p in range(PLANES):

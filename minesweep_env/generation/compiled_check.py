@@ -1,12 +1,12 @@
-""":func:`~.fast_check.solvable` with its cheap rules compiled: the same verdict, faster.
+""":func:`~.generator_check.solvable` with its cheap rules compiled: the same verdict, faster.
 
 The Python check plays openings, the one-cell rules and the two-number rule on
 worklists and asks the rule set only when they are stuck. Here
-:func:`~.fast_check_compiled.settle` plays those same rules
+:func:`~.generator_check_compiled.settle` plays those same rules
 in one compiled call up to the stall; the stall is answered as before (for
 ``substitution`` by :class:`~.elimination.SubstitutionStall`, else by the rule
 set), its proof is handed back to :func:`settle`, and so on. The verdict is the
-same for the reason the Python check's is (see :mod:`.fast_check`): the cheap
+same for the reason the Python check's is (see :mod:`.generator_check`): the cheap
 rules only conclude what the rule set concludes, so every order of playing
 sound conclusions ends in the same position.
 ``tests/minesweep_env/generation/test_compiled_check.py`` compares the verdicts with the
@@ -62,9 +62,9 @@ class _Settled:
 
 
 def solvable_compiled(mines: np.ndarray, start: tuple[int, int], rules: RuleSet) -> bool:
-    """The verdict of :func:`~.fast_check.solvable` after its early rejections, for a rule
-    set of :data:`~.fast_check.SAME_FIXED_POINT`, with the cheap rules compiled."""
-    from .fast_check_compiled import settle
+    """The verdict of :func:`~.generator_check.solvable` after its early rejections, for a rule
+    set of :data:`~.generator_check.SAME_FIXED_POINT`, with the cheap rules compiled."""
+    from .generator_check_compiled import settle
 
     height, width = mines.shape
     flat = np.array(mines.reshape(-1), dtype=bool)  # a writable copy: the kernel's type

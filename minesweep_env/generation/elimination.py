@@ -1,6 +1,6 @@
 """``substitution``'s answer where the generator's cheap rules are stuck, knowing the layout.
 
-Both ways of playing a layout out (:mod:`.fast_check` in Python,
+Both ways of playing a layout out (:mod:`.generator_check` in Python,
 :mod:`.compiled_check` with the cheap rules compiled) stall in the same places
 and ask this module there, so the rule is stated once.
 """

@@ -22,7 +22,7 @@ within sampling noise.
 
 Either way the result is finally checked with the rule set alone, the same
 check as ``semiautomines solvable`` (:func:`is_solvable`), by
-:func:`~.fast_check.solvable`: the same verdict with less work, which matters
+:func:`~.generator_check.solvable`: the same verdict with less work, which matters
 because most drawn layouts fail it.
 
 The repair play uses a small built-in engine for the two one-cell rules (a
@@ -47,7 +47,7 @@ from ..core.cells import COVERED, FLAGGED, neighbour_table
 from ..core.layout import MineLayout
 from ..solver.base import RuleSet
 from ..solver.registry import get_rule_set
-from .fast_check import solvable
+from .generator_check import solvable
 
 Method = Literal["repair", "rejection"]
 METHODS: tuple[str, ...] = ("repair", "rejection")

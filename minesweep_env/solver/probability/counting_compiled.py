@@ -21,7 +21,7 @@ that put a mine on it and w0 of those that do not: a cell safe (mine) in every
 layout comes out as 0.0 (1.0) exactly, as in the exact engine.
 
 The exact engine is the reference:
-``tests/minesweep_env/solver/probability/test_probability_fast.py`` holds the two
+``tests/minesweep_env/solver/probability/test_probability_compiled.py`` holds the two
 equal (and both to a brute-force enumeration on small positions), and
 ``tests/minesweep_env/solver/probability/test_probability.py`` states what the exact engine must
 answer.

@@ -90,7 +90,7 @@ class _Trial:
         The rule the compiled rounds (``complete_proof_compiled.prove_flat``,
         ``complete_kept_compiled._cheap_rounds``) copy;
         ``tests/minesweep_env/compiled/test_complete_compiled.py`` and
-        ``tests/minesweep_env/solver/rules/test_tracked_kernels.py`` hold them to it."""
+        ``tests/minesweep_env/solver/rules/test_kept_constraints_compiled.py`` hold them to it."""
         safe: set[int] = set()
         mines: set[int] = set()
         own_cells, own_need = self.cells, self.need

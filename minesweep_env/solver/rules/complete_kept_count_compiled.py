@@ -9,7 +9,7 @@ takes that count's floats (:func:`_count_kept`, stored in the rows after
 :data:`COUNTED_AT`), so a probe recounts only the components it changed.
 
 Same groups, counts, codes and probabilities as the full count that reads the board:
-``tests/minesweep_env/solver/rules/test_tracked_kernels.py`` holds them equal, along
+``tests/minesweep_env/solver/rules/test_kept_constraints_compiled.py`` holds them equal, along
 whole games, against :func:`~.complete_play_compiled.probe_play_out_into`.
 """
 

@@ -42,7 +42,7 @@ def _flood(start, view, numbers, opened, count, stack):
     (:mod:`minesweep_env.core.minefield`), and
     ``tests/minesweep_env/compiled/test_complete_compiled.py::test_the_compiled_auto_solver_plays_as_round_by_round``
     and
-    ``tests/minesweep_env/envs/test_env_fast_paths.py::test_the_fused_probe_plays_as_probe_then_rounds``
+    ``tests/minesweep_env/envs/test_env_compiled_paths.py::test_the_fused_probe_plays_as_probe_then_rounds``
     hold the two equal.
 
     :param stack: int64 scratch of H * W entries.

@@ -1,7 +1,7 @@
 """The generator's compiled check gives the Python check's verdict, layout by layout.
 
-Once the kernels are loaded, :func:`~minesweep_env.generation.fast_check.solvable`
-plays its cheap rules through ``fast_check_compiled.settle``
+Once the kernels are loaded, :func:`~minesweep_env.generation.generator_check.solvable`
+plays its cheap rules through ``generator_check_compiled.settle``
 (:mod:`minesweep_env.generation.compiled_check`); with them not loaded it plays
 them in Python. Either way the no-guess generator must accept the same layouts,
 or a seed would make another map. Both paths are run here on random layouts of
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from minesweep_env import compiled
-from minesweep_env.generation import fast_check
+from minesweep_env.generation import generator_check
 from minesweep_env.generation.compiled_check import solvable_compiled
 from minesweep_env.generation.no_guess import draw_outside_zone, generate_no_guess
 from minesweep_env.solver.registry import get_rule_set
@@ -28,13 +28,13 @@ BOARDS = [((30, 16, 99), (0, 0)), ((30, 16, 99), (15, 8)), ((16, 16, 40), (0, 15
 def _compiled() -> None:
     if not compiled.ready():
         pytest.skip("the compiled kernels are not loaded")
-    assert fast_check._use_compiled()  # loaded: ``solvable`` takes the compiled path
+    assert generator_check._use_compiled()  # loaded: ``solvable`` takes the compiled path
 
 
 def _python_verdict(monkeypatch: pytest.MonkeyPatch, mines: np.ndarray, start, rules) -> bool:
     with monkeypatch.context() as patch:
-        patch.setattr(fast_check, "_use_compiled", lambda: False)
-        return fast_check.solvable(mines, start, rules)
+        patch.setattr(generator_check, "_use_compiled", lambda: False)
+        return generator_check.solvable(mines, start, rules)
 
 
 @pytest.mark.parametrize("rule_set", ["substitution", "complete"])
@@ -49,7 +49,7 @@ def test_same_verdict_on_generator_layouts(monkeypatch, rule_set, board, start) 
         expected = _python_verdict(monkeypatch, layout, start, rules)
         # Called directly: the early rejections of ``solvable`` would hide most failures.
         assert solvable_compiled(layout, start, rules) == expected, layout.tolist()
-        assert fast_check.solvable(layout, start, rules) == expected
+        assert generator_check.solvable(layout, start, rules) == expected
         verdicts.append(expected)
     # Both answers occur, so the comparison could fail either way.
     assert any(verdicts) and not all(verdicts)
@@ -75,7 +75,7 @@ def test_generation_is_the_same_map(monkeypatch) -> None:
     for seed in range(6):
         fast = generate_no_guess(30, 16, 99, np.random.default_rng([0, seed]), (0, 0))
         with monkeypatch.context() as patch:
-            patch.setattr(fast_check, "_use_compiled", lambda: False)
+            patch.setattr(generator_check, "_use_compiled", lambda: False)
             slow = generate_no_guess(30, 16, 99, np.random.default_rng([0, seed]), (0, 0))
         assert fast.draws == slow.draws
         assert np.array_equal(fast.layout.mines, slow.layout.mines)
@@ -85,14 +85,14 @@ def test_generation_is_the_same_map(monkeypatch) -> None:
 def test_python_first_unless_loaded(monkeypatch) -> None:
     """A fresh process checks COMPILE_AFTER layouts in Python before it loads the kernels
     (a short run would not pay the load); kernels already loaded are used at once."""
-    monkeypatch.setattr(fast_check, "kernels_loaded", lambda: False)
+    monkeypatch.setattr(generator_check, "kernels_loaded", lambda: False)
     asked: list[int] = []
-    monkeypatch.setattr(fast_check, "kernels_ready", lambda: bool(asked.append(1)))
-    monkeypatch.setattr(fast_check, "_checked_in_python", 0)
-    for _ in range(fast_check.COMPILE_AFTER):
-        assert not fast_check._use_compiled()
+    monkeypatch.setattr(generator_check, "kernels_ready", lambda: bool(asked.append(1)))
+    monkeypatch.setattr(generator_check, "_checked_in_python", 0)
+    for _ in range(generator_check.COMPILE_AFTER):
+        assert not generator_check._use_compiled()
     assert not asked
-    assert not fast_check._use_compiled()  # asked now; the stub says "not loaded"
+    assert not generator_check._use_compiled()  # asked now; the stub says "not loaded"
     assert asked
-    monkeypatch.setattr(fast_check, "kernels_loaded", lambda: True)
-    assert fast_check._use_compiled()
+    monkeypatch.setattr(generator_check, "kernels_loaded", lambda: True)
+    assert generator_check._use_compiled()

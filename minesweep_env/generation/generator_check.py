@@ -40,7 +40,7 @@ ends in the same position. Other rule sets get step 1 and then
 :func:`is_solvable` itself. Once the compiled kernels are loaded (see
 :data:`COMPILE_AFTER`), step 2 runs compiled (:mod:`.compiled_check`):
 the same verdicts, a layout's cheap play in one call.
-``tests/minesweep_env/generation/test_fast_check.py`` compares the verdicts on random
+``tests/minesweep_env/generation/test_generator_check.py`` compares the verdicts on random
 layouts, solvable and not, and each elimination with the rule set's own.
 """
 

@@ -1,6 +1,6 @@
 """The generator's fast solvability check gives ``is_solvable``'s verdict, layout by layout.
 
-``minesweep_env.generation.fast_check.solvable`` is what the no-guess generator
+``minesweep_env.generation.generator_check.solvable`` is what the no-guess generator
 accepts and rejects with, so any disagreement would change which maps a seed
 makes. It is compared with the reference on random layouts of the generator's
 own kind (mine-free start zone, the start in a corner or the centre), on layouts
@@ -20,8 +20,8 @@ from paths import TESTS
 
 from minesweep_env import MineLayout
 from minesweep_env.core.cells import neighbour_table
-from minesweep_env.generation import elimination, fast_check, is_solvable
-from minesweep_env.generation.fast_check import hidden_swap, solvable
+from minesweep_env.generation import elimination, generator_check, is_solvable
+from minesweep_env.generation.generator_check import hidden_swap, solvable
 from minesweep_env.generation.no_guess import draw_outside_zone
 from minesweep_env.solver.base import Proof
 from minesweep_env.solver.rules.substitution import _eliminate
@@ -220,7 +220,7 @@ def test_elimination_knowing_the_layout_equals_substitutions_own(
     for board, start in (((30, 16, 99), (0, 0)), ((16, 16, 40), (8, 8))):
         for _ in range(150):
             mines = draw_outside_zone(*board, start, rng)
-            fast_check.solvable(mines, start, "substitution")
+            generator_check.solvable(mines, start, "substitution")
     assert compared >= 150 and productive >= 20
 
 
