@@ -1,4 +1,4 @@
-"""The no-guess generator's cheap rules in one compiled call (see ``generation/generator_check.py``).
+"""The no-guess generator's cheap rules in one compiled call (see ``generator_check.py``).
 
 Most random layouts the generator draws fail, and most of a failing layout's cost
 was the Python play of openings, the one-cell rules and the two-number rule

@@ -168,8 +168,8 @@ def _reread(count, flat, height, width, track):
 def _pairs_of(listed, height, width, track):
     """Each listed number with each number sharing an undecided cell with it (as
     :func:`~.complete_proof_compiled._pairs` proves them, its reference; held equal by
-    ``tests/minesweep_env/solver/rules/test_kept_constraints_compiled.py``); returns how many cells it
-    marked."""
+    ``tests/minesweep_env/solver/rules/test_kept_constraints_compiled.py``); returns how
+    many cells it marked."""
     need, masks, marks, marked = track[NEED], track[MASK], track[MARKS], track[MARKED]
     count = 0
     for k in range(listed):
@@ -242,9 +242,10 @@ def _cheap_rounds(flat, height, width, has_total, left, covered, listed, track):
     As :func:`~.complete_proof_compiled.prove_flat`'s rounds: the bare mine count, else each
     number alone, and only when those find nothing, each pair; numbers alone are
     looked at when they changed, pairs when one of them changed since pairs last ran.
-    A compiled copy of the one-number and pair rules: :func:`~.complete_proof_compiled.prove_flat`
-    is its reference, and ``tests/minesweep_env/solver/rules/test_kept_constraints_compiled.py`` holds the
-    two probes equal.
+    A compiled copy of the one-number and pair rules:
+    :func:`~.complete_proof_compiled.prove_flat` is its reference, and
+    ``tests/minesweep_env/solver/rules/test_kept_constraints_compiled.py`` holds the two
+    probes equal.
     """
     need, masks, marks, marked, codes = (
         track[NEED], track[MASK], track[MARKS], track[MARKED], track[CODES]
