@@ -20,6 +20,9 @@ from typing import Any
 
 from .decisions import LAYOUT_BANDS, PHASES
 
+MATCH = 1e-9
+"""An endgame value and a play-out value this close are equal (stored rounded to 1e-9)."""
+
 Row = dict[str, Any]
 REASONS = ("search", "forced", "endgame")
 
@@ -142,8 +145,15 @@ def exact_table(rows: list[Row], games: int) -> str | None:
             ("deterministic", "where a fresh agent's replay differs from the remembered play"),
         )
     ]
-    cells = sum(len(r.get("mismatched", ())) for r in exact)
-    notes = f"Candidate cells whose endgame value differs from the play-out: {cells}. "
+    valued = [c for r in exact for c in r["candidates"] if c.get("endgame") is not None]
+    above = sum(c["win"] > c["endgame"] + MATCH for c in valued)
+    below = sum(c["win"] < c["endgame"] - MATCH for c in valued)
+    notes = (
+        f"Of {len(valued):,} candidate cells the endgame valued, {above + below} differ from "
+        f"the play-out: {above} above the endgame's value (which a faithful model of the "
+        f"game rules out) and {below} below it (search's continuation short of the "
+        "endgame's: a position past its reach). "
+    )
     return "\n".join(lines) + "\n\n" + notes + "Decisions " + "; ".join(odd) + "."
 
 

@@ -254,14 +254,16 @@ def test_the_exact_table_counts_best_choices_regret_and_agreement():
     # JSMinesweeper's cell exactly better by 25 points: no noise to be within.
     rows[1]["jsminesweeper"] = 3
     rows[1]["candidates"] = [
-        {"cell": 1, "gain": 0.0, "gain_se": 0.0},
-        {"cell": 3, "gain": 0.25, "gain_se": 0.0},
+        {"cell": 1, "gain": 0.0, "gain_se": 0.0, "win": 0.5, "endgame": 0.5},
+        {"cell": 3, "gain": 0.25, "gain_se": 0.0, "win": 0.75, "endgame": 0.8},
     ]
     text = exact_table(rows, games=100)
     assert text is not None
     assert "| endgame | 2 | 10; 10 | 2 | 1 | 1 | 12.500 | +0.250 ± " in text
     assert "| all | 3 | 10; 10 | 3 | 2 | 1 | 8.333 | +0.250 ± " in text
-    assert "| 1 of 2 |" in text and "differs from the play-out: 1." in text
+    assert "| 1 of 2 |" in text
+    assert "Of 2 candidate cells the endgame valued, 1 differ" in text
+    assert "0 above the endgame's value" in text and "1 below it" in text
     text = report(rows, games=100)
     assert "### Played on every layout" in text and "| 1 | 1 | 0 | 0 | +25.00 |" in text
     assert "every one at the 3 played exactly" in text
