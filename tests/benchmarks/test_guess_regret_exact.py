@@ -23,6 +23,7 @@ from regret.decisions import Decision  # noqa: E402
 from regret.estimate import Budget, estimate  # noqa: E402
 from regret.exact import (  # noqa: E402
     RememberedAdvice,
+    check_layouts,
     endgame_values,
     every_layout,
     exact_listing,
@@ -38,6 +39,7 @@ from minesweep_env.core.board import Board  # noqa: E402
 from minesweep_env.core.cells import COVERED, FLAGGED  # noqa: E402
 from minesweep_env.core.layout import MineLayout  # noqa: E402
 from minesweep_env.core.minefield import GameState  # noqa: E402
+from minesweep_env.errors import InconsistentBoardError  # noqa: E402
 from minesweep_env.solver.probability import count_position  # noqa: E402
 from semiautomines_agents import make_agent  # noqa: E402
 from semiautomines_agents.search.endgame import Endgame  # noqa: E402
@@ -160,6 +162,16 @@ def test_a_position_without_its_mine_total_or_with_too_many_layouts_is_not_liste
     assert exact_listing(position.board, weights, 0) is None
     listed = exact_listing(position.board, weights, weights.layouts)
     assert listed is not None and len(listed) == weights.layouts
+
+
+def test_a_listing_that_disagrees_with_the_engine_s_count_is_refused():
+    position = POSITIONS[0]
+    weights = count_position(position.board)
+    layouts = every_layout(position.board, 1000)
+    assert layouts is not None
+    check_layouts(layouts, weights)
+    with pytest.raises(InconsistentBoardError, match="layouts listed where the engine counts"):
+        check_layouts(layouts, replace(weights, layouts=weights.layouts + 1))
 
 
 def _decision(position: Position, key: str = "tiny/safe/0/0/1", game: int = 0) -> Decision:
