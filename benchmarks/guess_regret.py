@@ -5,7 +5,9 @@ with the position are drawn exactly from the engine's weights; search's choice,
 the safest cell(s) and the other cells search weighed (at most ``--candidates``)
 are each probed in the same layouts and ``search`` plays every game on to its end.
 Sampling stops once the best candidate is separated or at ``--max-samples``
-(:mod:`regret.estimate`). One JSON line per decision is appended to ``--out``;
+(:mod:`regret.estimate`); a position with at most ``--exact-layouts`` layouts is
+played on every layout instead, exactly (:mod:`regret.exact`), and ``--only-exact``
+measures those decisions alone. One JSON line per decision is appended to ``--out``;
 a rerun skips the decisions already there, and SIGINT or SIGTERM keep every
 finished one. The tables (:mod:`regret.report`) are printed at the end, and
 written to ``--markdown`` when given.
@@ -29,6 +31,7 @@ from typing import Any
 
 from regret.decisions import Decision, read_decisions
 from regret.estimate import Budget, estimate
+from regret.exact import EXACT_LAYOUTS
 from regret.report import page, report
 
 from semiautomines_agents import make_agent
@@ -143,6 +146,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-samples", type=int, default=Budget.max_samples)
     parser.add_argument("--batch", type=int, default=Budget.batch)
     parser.add_argument("--candidates", type=int, default=Budget.max_candidates)
+    parser.add_argument(
+        "--exact-layouts",
+        type=int,
+        default=EXACT_LAYOUTS,
+        help="play every layout of a position with at most this many (0: always sample)",
+    )
+    parser.add_argument(
+        "--only-exact",
+        action="store_true",
+        help="measure only the decisions the log counts at most --exact-layouts layouts",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--markdown", type=Path, help="write the tables here too")
     return parser
@@ -154,6 +168,10 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     numbers = (args.min_samples, args.max_samples, args.batch, args.candidates, args.workers)
     if min(numbers) < 1 or args.seed < 0 or min(args.games or 1, args.decisions or 1) < 0:
         parser.error("samples, batch, candidates and workers must be at least 1, the rest >= 0")
+    if args.exact_layouts < 0:
+        parser.error("--exact-layouts must be at least 0")
+    if args.only_exact and not args.exact_layouts:
+        parser.error("--only-exact needs --exact-layouts above 0")
     if args.min_samples > args.max_samples:
         parser.error("--min-samples must not exceed --max-samples")
     if not isinstance(make_agent(args.agent), SearchAgent):
@@ -173,7 +191,17 @@ def main(argv: list[str] | None = None) -> int:
         last = decisions[max(args.decisions, 1) - 1].game
         decisions = [d for d in decisions if d.game <= last]
         games = [g for g in games if g <= last]
-    budget = Budget(args.min_samples, args.max_samples, args.batch, max_candidates=args.candidates)
+    if args.only_exact:
+        decisions = [
+            d for d in decisions if d.layouts is not None and d.layouts <= args.exact_layouts
+        ]
+    budget = Budget(
+        args.min_samples,
+        args.max_samples,
+        args.batch,
+        max_candidates=args.candidates,
+        exact_layouts=args.exact_layouts,
+    )
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         run(decisions, args.out, args.agent, budget, args.seed, args.workers)

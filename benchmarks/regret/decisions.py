@@ -130,5 +130,21 @@ def place(grid: np.ndarray, cell: int) -> str:
     return f"{where}, {'frontier' if (near >= 0).any() else 'off frontier'}"
 
 
+def describe(decision: Decision) -> dict[str, Any]:
+    """The fields every results line starts with: which decision, and what kind it is."""
+    return {
+        "key": decision.key,
+        "game": decision.game,
+        "move": decision.move,
+        "phase": phase(decision),
+        "reason": decision.reason,
+        "layouts": None if decision.layouts is None else str(decision.layouts),
+        "band": layout_band(decision.layouts),
+        "place": place(decision.grid, decision.cell),
+        "cell": decision.cell,
+        "jsminesweeper": decision.jsminesweeper,
+    }
+
+
 def covered_cells(grid: np.ndarray) -> np.ndarray:
     return np.flatnonzero(grid.reshape(-1) == COVERED)

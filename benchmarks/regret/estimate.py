@@ -12,6 +12,9 @@ other one still racing (its lead over each above ``z`` paired standard errors),
 or at ``max_samples``. A candidate whose deficit to the leader exceeds
 ``drop_z`` paired standard errors leaves the race early (search's own choice
 never does: every difference is reported against it).
+
+A position with few layouts (at most ``Budget.exact_layouts``) needs no sampling:
+every layout is played instead (:mod:`.exact`) and the line says ``"exact": true``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from minesweep_env.solver.probability.sampling import LayoutSampler
 from semiautomines_agents.search.agent import SearchAgent
 from semiautomines_agents.search.candidates import rank
 
-from .decisions import Decision, covered_cells, layout_band, phase, place
+from .decisions import Decision, covered_cells, describe
+from .exact import EXACT_LAYOUTS, exact_line, exact_listing, safety
 from .rollouts import play_on, position_game
 
 
@@ -46,6 +50,9 @@ class Budget:
     drop_z: float = 3.0
     """The deficit, in paired standard errors, that takes a candidate out of the race."""
     max_candidates: int = 6
+    exact_layouts: int = EXACT_LAYOUTS
+    """Positions with at most this many layouts are played on every layout instead
+    (:mod:`.exact`); 0: never."""
 
 
 def candidate_cells(
@@ -163,22 +170,25 @@ def held_out_gain(race: Race) -> float:
     return gain if n else 0.0
 
 
-def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) -> dict[str, Any]:
-    """One results line: every candidate's estimate and its difference against search's
-    choice, the best candidate, the regret and the verdict."""
-    begin = perf_counter()
-    weights = count_position(decision.board)
-    cells = candidate_cells(agent, decision, weights, budget.max_candidates)
+def sampled_line(
+    agent: SearchAgent,
+    decision: Decision,
+    weights: Weights,
+    cells: list[int],
+    budget: Budget,
+    seed: int,
+) -> dict[str, Any]:
+    """The candidates raced on sampled layouts: each one's estimate, its difference
+    against search's choice with its paired standard error, the verdict."""
     race, played = run_race(agent, decision, cells, budget, seed)
     own = race.outcomes[decision.cell]
     rows = []
     for cell in cells:
         gain, se, n = paired(race.outcomes[cell], own)
-        safety = 1.0 - (weights.mine_weight[cell] or 0) / weights.layouts
         rows.append(
             {
                 "cell": cell,
-                "safety": round(safety, 6),
+                "safety": safety(weights, cell),
                 "samples": len(race.outcomes[cell]),
                 "win": round(race.mean(cell), 6),
                 "gain": round(gain, 6),
@@ -189,16 +199,7 @@ def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) 
     best = max(rows, key=lambda r: (r["win"], r["cell"] == decision.cell))
     worse = best["cell"] != decision.cell and best["gain"] > 2 * (best["gain_se"] or float("inf"))
     return {
-        "key": decision.key,
-        "game": decision.game,
-        "move": decision.move,
-        "phase": phase(decision),
-        "reason": decision.reason,
-        "layouts": None if decision.layouts is None else str(decision.layouts),
-        "band": layout_band(decision.layouts),
-        "place": place(decision.grid, decision.cell),
-        "cell": decision.cell,
-        "jsminesweeper": decision.jsminesweeper,
+        **describe(decision),
         "candidates": rows,
         "best": best["cell"],
         "regret": round(max(best["gain"], 0.0), 6),
@@ -207,5 +208,20 @@ def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) 
         "verdict": "best" if best["cell"] == decision.cell else "worse" if worse else "noise",
         "samples": len(own),
         "rollouts": played,
-        "seconds": round(perf_counter() - begin, 3),
     }
+
+
+def estimate(agent: SearchAgent, decision: Decision, budget: Budget, seed: int) -> dict[str, Any]:
+    """One results line: every candidate's win probability and its difference against
+    search's choice, the best candidate, the regret and the verdict. Exact
+    (:mod:`.exact`, ``"exact": true``) when the position has at most
+    ``budget.exact_layouts`` layouts, estimated on sampled layouts otherwise."""
+    begin = perf_counter()
+    weights = count_position(decision.board)
+    cells = candidate_cells(agent, decision, weights, budget.max_candidates)
+    layouts = exact_listing(decision.board, weights, budget.exact_layouts)
+    if layouts is not None:
+        line = exact_line(agent, decision, weights, layouts, cells)
+    else:
+        line = sampled_line(agent, decision, weights, cells, budget, seed)
+    return {**line, "seconds": round(perf_counter() - begin, 3)}

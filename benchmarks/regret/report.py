@@ -20,6 +20,9 @@ from typing import Any
 
 from .decisions import LAYOUT_BANDS, PHASES
 
+MATCH = 1e-9
+"""An endgame value and a play-out value this close are equal (stored rounded to 1e-9)."""
+
 Row = dict[str, Any]
 REASONS = ("search", "forced", "endgame")
 
@@ -68,6 +71,12 @@ def table(
     return "\n".join(lines)
 
 
+def _se(entry: Row, exact: bool) -> float:
+    """A candidate's paired standard error: 0 when played on every layout (any gap is
+    then real); infinite when sampling gave none, or 0 from too few differing games."""
+    return 0.0 if exact else entry["gain_se"] or float("inf")
+
+
 def peer_table(rows: list[Row]) -> str:
     """Where JSMinesweeper's cell differs from search's: who was ahead, by how much."""
     differ = []
@@ -76,19 +85,76 @@ def peer_table(rows: list[Row]) -> str:
         if peer is None or peer == row["cell"]:
             continue
         entry = next(c for c in row["candidates"] if c["cell"] == peer)
-        differ.append(entry)
+        differ.append((entry, bool(row.get("exact"))))
     if not differ:
         return "No decision here where JSMinesweeper's cell differs from search's was measured."
     n = len(differ)
-    ahead = sum(e["gain"] > 2 * (e["gain_se"] or float("inf")) for e in differ)
-    behind = sum(-e["gain"] > 2 * (e["gain_se"] or float("inf")) for e in differ)
-    mean = sum(e["gain"] for e in differ) / n
+    ahead = sum(e["gain"] > 2 * _se(e, exact) for e, exact in differ)
+    behind = sum(-e["gain"] > 2 * _se(e, exact) for e, exact in differ)
+    mean = sum(e["gain"] for e, _ in differ) / n
     return (
         "| decisions where the cells differ | JSMinesweeper clearly better | search clearly "
-        "better | within noise | JSMinesweeper - search (points per decision) |\n"
+        "better | within noise or level | JSMinesweeper - search (points per decision) |\n"
         "|---:|---:|---:|---:|---:|\n"
         f"| {n} | {ahead} | {behind} | {n - ahead - behind} | {100 * mean:+.2f} |"
     )
+
+
+EXACT_HEADER = (
+    "| decided by | decisions | layouts per decision (mean; max) | every undecided cell "
+    "played | search exactly best | another exactly better | exact regret per decision "
+    "(points) | lost per game (points, ± 95% over decisions) | endgame value = play-out "
+    "(decisions) |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def _exact_line(label: str, rows: list[Row], games: int) -> str:
+    n = len(rows)
+    layouts = [r["samples"] for r in rows]
+    best = sum(r["verdict"] == "best" for r in rows)
+    regrets = [r["regret"] for r in rows]
+    spread = stdev(regrets) * sqrt(n) / games if n > 1 else float("nan")
+    compared = [r for r in rows if r.get("endgame_matches") is not None]
+    equal = sum(bool(r["endgame_matches"]) for r in compared)
+    return (
+        f"| {label} | {n} | {sum(layouts) / n:.0f}; {max(layouts)} "
+        f"| {sum(bool(r.get('every_cell')) for r in rows)} | {best} | {n - best} "
+        f"| {100 * sum(regrets) / n:.3f} | {100 * sum(regrets) / games:+.3f} ± "
+        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.3f}'} | {equal} of {len(compared)} |"
+    )
+
+
+def exact_table(rows: list[Row], games: int) -> str | None:
+    """The decisions played on every layout (``"exact"`` lines): how often search's
+    choice is exactly the best, the exact regret, and whether the exact endgame's value
+    of every candidate equals its play-out value; ``None`` when there are none."""
+    exact = [r for r in rows if r.get("exact")]
+    if not exact:
+        return None
+    lines = [EXACT_HEADER]
+    for reason in REASONS:
+        group = [r for r in exact if r["reason"] == reason]
+        if group:
+            lines.append(_exact_line(reason, group, games))
+    lines.append(_exact_line("all", exact, games))
+    odd = [
+        f"{sum(not r.get(k, True) for r in exact)} {what}"
+        for k, what in (
+            ("replayed", "where search's advice on the logged position is not the logged cell"),
+            ("deterministic", "where a fresh agent's replay differs from the remembered play"),
+        )
+    ]
+    valued = [c for r in exact for c in r["candidates"] if c.get("endgame") is not None]
+    above = sum(c["win"] > c["endgame"] + MATCH for c in valued)
+    below = sum(c["win"] < c["endgame"] - MATCH for c in valued)
+    notes = (
+        f"Of {len(valued):,} candidate cells the endgame valued, {above + below} differ from "
+        f"the play-out: {above} above the endgame's value (which a faithful model of the "
+        f"game rules out) and {below} below it (search's continuation short of the "
+        "endgame's: a position past its reach). "
+    )
+    return "\n".join(lines) + "\n\n" + notes + "Decisions " + "; ".join(odd) + "."
 
 
 def report(rows: list[Row], games: int) -> str:
@@ -100,12 +166,19 @@ def report(rows: list[Row], games: int) -> str:
     samples = [r["samples"] for r in rows]
     rollouts = sum(r["rollouts"] for r in rows)
     seconds = sum(r["seconds"] for r in rows)
+    played_exactly = sum(bool(r.get("exact")) for r in rows)
+    kind = (
+        f"layouts per decision, every one at the {played_exactly} played exactly"
+        if played_exactly
+        else "sampled layouts per decision"
+    )
     summary = (
         f"{len(rows)} decisions from {games} games; {min(samples, default=0)} to "
-        f"{max(samples, default=0)} sampled layouts per decision (mean "
+        f"{max(samples, default=0)} {kind} (mean "
         f"{sum(samples) / max(len(rows), 1):.0f}), {rollouts:,} games played on, "
         f"{seconds / 60:.0f} minutes of play (summed over workers)."
     )
+    exact = exact_table(rows, games)
     clipped = sum("held_out_gain" not in r for r in rows)
     if clipped:
         summary += (
@@ -124,6 +197,7 @@ def report(rows: list[Row], games: int) -> str:
             + table(rows, games, "cell", lambda r: r["place"], places),
             "### Where JSMinesweeper's choice differs\n\n" + peer_table(rows),
         ]
+        + ([f"### Played on every layout\n\n{exact}"] if exact else [])
     )
 
 
@@ -153,7 +227,13 @@ errors, or at the cap; a candidate more than three behind leaves early.
 - Phases: the *first guess* after the first click; then by the share of safe cells
   open: *early* below 35 %, *mid* 35-75 %, *endgame* from 75 %. *decided by*:
   `forced` is a 50/50 no later number can resolve, `endgame` an exact solve,
-  `search` the look-ahead."""
+  `search` the look-ahead.
+- A position of at most 2,000 layouts (`--exact-layouts`) is not sampled: every
+  layout is played, every undecided cell a candidate when that stays within 10,000
+  games, so its figures are exact (no noise: search's choice is exactly the best, or
+  another is exactly better by the regret shown). Beside each candidate's play-out
+  value stands the exact endgame's own value of probing it; the two must agree where
+  the endgame models the real game."""
 
 
 def page(rows: list[Row], games: int, command: str, at_scale: str) -> str:

@@ -10,13 +10,25 @@ makes every certain move.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 
 from minesweep_env import Game
+from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import GameState
-from semiautomines_agents.search.agent import SearchAgent
+from minesweep_env.solver.weights import Weights
+from semiautomines_agents.search.agent import Advice
+
+
+class Adviser(Protocol):
+    """What plays the game on: ``search`` itself, or its advice remembered per position."""
+
+    def advise(
+        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+    ) -> Advice: ...
 
 
 def position_game(grid: np.ndarray, mines: np.ndarray, probes: int = 1) -> Game:
@@ -41,14 +53,20 @@ def position_game(grid: np.ndarray, mines: np.ndarray, probes: int = 1) -> Game:
     return game
 
 
-def play_on(agent: SearchAgent, game: Game, cell: int) -> bool:
-    """Probe ``cell`` in ``game``, let ``agent`` play every later guess; whether it won."""
+def play_on(agent: Adviser, game: Game, cell: int, share_weights: bool = True) -> bool:
+    """Probe ``cell`` in ``game``, let ``agent`` play every later guess; whether it won.
+
+    :param share_weights: hand the agent the auto-solver's weights of each position, as
+        the evaluation harness does (an adviser that remembers its advice per position
+        needs none, and counting them would cost more than the rest of its game).
+    """
     width = game.width
     state = game.probe(cell % width, cell // width)
     field = game.minefield
     while state is GameState.PLAYING:
         board = field.board()
         valid = field.view.reshape(-1) == COVERED
-        advice = agent.advise(board, valid, game.rule_set.known_weights(board))
+        weights = game.rule_set.known_weights(board) if share_weights else None
+        advice = agent.advise(board, valid, weights)
         state = game.probe(advice.cell % width, advice.cell // width)
     return state is GameState.WON

@@ -129,7 +129,7 @@ def test_candidates_start_with_search_s_choice_and_race_on_common_layouts(played
     weights = count_position(decision.board)
     cells = candidate_cells(agent, decision, weights, 4)
     assert cells[0] == decision.cell and len(set(cells)) == len(cells) <= 4
-    budget = Budget(min_samples=8, max_samples=24, batch=8, max_candidates=4)
+    budget = Budget(min_samples=8, max_samples=24, batch=8, max_candidates=4, exact_layouts=0)
     line = estimate(agent, decision, budget, seed=0)
     assert line == {**estimate(agent, decision, budget, seed=0), "seconds": line["seconds"]}
     by_cell = {c["cell"]: c for c in line["candidates"]}
@@ -204,6 +204,8 @@ def test_a_rerun_goes_on_after_the_decisions_measured(guess_file, tmp_path):
         "4",
         "--candidates",
         "2",
+        "--exact-layouts",
+        "0",
     ]
     assert guess_regret.main([*small, "--decisions", "2"]) == 0
     first = guess_regret.done_keys(out)
@@ -238,6 +240,8 @@ def test_sigterm_keeps_every_finished_decision(guess_file, tmp_path):
         "4",
         "--candidates",
         "2",
+        "--exact-layouts",
+        "0",
     ]
     env = {**os.environ, "SEMIAUTOMINES_NO_JIT": "1"}
     code, _, err = signal_once(command, REPO, lambda _, e: "[1/" in e, signal.SIGTERM, env)
