@@ -1,7 +1,8 @@
 """The from-scratch learning curves as a figure: win rate against env steps.
 
 One panel per board; per observation mode the mean over seeds as a line and
-the band from the worst to the best seed at each checkpoint; random, greedy
+the band from the worst to the best seed at each checkpoint all seeds reached,
+and each seed's own curve as a thin line; random, greedy
 and search on the same evaluation games as horizontal lines. Reads
 ``curves.csv`` and ``baselines.csv`` written by :mod:`.from_scratch`.
 
@@ -60,6 +61,9 @@ def plot(runs_dir: Path, out: Path) -> Path:
             steps, mean, low, high = seed_band(seeds)
             ax.fill_between(steps, low, high, color=f"C{k}", alpha=0.2)
             ax.plot(steps, mean, "o-", ms=3, color=f"C{k}", label=f"{mode} ({len(seeds)} seeds)")
+            # Each seed thin as well: a run still training shows how far it got.
+            for points in seeds.values():
+                ax.plot(*zip(*points, strict=True), "-", lw=0.6, alpha=0.5, color=f"C{k}")
         for agent, rate in baselines.get(board, {}).items():
             style = BASELINE_STYLES.get(agent, "--")
             ax.axhline(rate, ls=style, lw=1, color="grey", label=f"{agent} ({rate:.1%})")

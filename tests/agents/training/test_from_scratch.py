@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
+import gymnasium as gym
 import pytest
+
+import minesweep_env  # noqa: F401 - registers the env
 
 pytest.importorskip("sb3_contrib")
 
@@ -56,3 +60,31 @@ def test_bad_flags_are_one_line(flags, message, tmp_path, capsys):
     assert from_scratch.main([*flags, "--runs-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+SHIPPED = Path(__file__).parents[3] / "agents" / "models" / "ppo_scratch_beginner.pt"
+
+
+def test_the_shipped_from_scratch_model_learned_alone_and_plays():
+    """Its sidecar's training args name no teacher, imitation, DAgger, initial model or
+    prior, its network has no prior, and it plays a seeded beginner game to the end."""
+    from semiautomines_agents.model_files import read_sidecar
+    from semiautomines_agents.ppo import PPOAgent
+
+    sidecar = read_sidecar(SHIPPED)
+    args = sidecar["args"]
+    assert args["teacher"] == "none"
+    assert args["imitation_games"] == 0 and args["dagger_rounds"] == 0
+    assert args["init_model"] == "" and args["prior_scale"] == 0.0
+    assert sidecar["network"]["prior_scale"] == 0.0 and sidecar["obs_mode"] == "planes"
+    assert not Path(args["runs_dir"]).is_absolute()
+    agent = PPOAgent(SHIPPED)
+    env = gym.make("SemiAutoMines-v0", board="beginner", obs_mode=agent.obs_mode)
+    obs, _ = env.reset(seed=3)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        mask = env.unwrapped.action_masks()
+        action = agent.act(obs, mask)
+        assert mask[action]
+        obs, _, terminated, truncated, _ = env.step(action)
+    assert terminated
