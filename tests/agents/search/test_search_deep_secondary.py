@@ -148,15 +148,15 @@ def test_depth_three_decides_alike_with_and_without_the_kernel(monkeypatch):
     assert same >= len(boards) - 2
 
 
-def test_depth_three_is_deterministic_and_differs_from_session_nines():
+def test_depth_three_is_deterministic_and_differs_from_plain_depth_three():
     boards = _positions(40)
     first = [SearchAgent(depth=3, endgame_layouts=0).advise(b).cell for b in boards]
     again = [SearchAgent(depth=3, endgame_layouts=0).advise(b).cell for b in boards]
-    old = [
+    plain = [
         SearchAgent(depth=3, deep_secondary=0, endgame_layouts=0).advise(b).cell for b in boards
     ]
     assert first == again
-    assert first != old
+    assert first != plain
 
 
 def test_a_wide_deep_gap_is_depth_three_and_a_narrow_one_keeps_depth_twos_best():
