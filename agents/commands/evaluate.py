@@ -113,6 +113,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_game_flags(parser)
+    _add_place_flags(parser)
+    _add_output_flags(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_game_flags(parser: argparse.ArgumentParser) -> None:
+    """Which games are played, and by whom: agents, boards, maps, rules, counts, seed."""
     parser.add_argument(
         "--agents",
         default=None,
@@ -162,6 +170,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=int, default=0, help="run seed: same seed, same games (default 0)"
     )
     parser.add_argument(
+        "--model",
+        default=None,
+        metavar="PATH",
+        help="PPO model, weights only: NAME.pt with NAME.json (default: the shipped one)",
+    )
+    parser.add_argument(
+        "--trust-model",
+        action="store_true",
+        help="also load a stable-baselines3 .zip as --model: it unpickles, so a crafted file "
+        "runs code; only for files you made or trust",
+    )
+
+
+def _add_place_flags(parser: argparse.ArgumentParser) -> None:
+    """Where the games are played: none of these changes a result."""
+    parser.add_argument(
         "--workers",
         type=int,
         default=None,
@@ -181,20 +205,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="join the Ray cluster whose head is at ADDR (HOST:PORT, ray://HOST:PORT or "
         "auto) instead of starting a local Ray; with --backend ray",
     )
+
+
+def _add_output_flags(parser: argparse.ArgumentParser) -> None:
+    """What is written, and shown, beside the win rates."""
     parser.add_argument(
         "--out", default="results", help="folder for run folders (default results/)"
-    )
-    parser.add_argument(
-        "--model",
-        default=None,
-        metavar="PATH",
-        help="PPO model, weights only: NAME.pt with NAME.json (default: the shipped one)",
-    )
-    parser.add_argument(
-        "--trust-model",
-        action="store_true",
-        help="also load a stable-baselines3 .zip as --model: it unpickles, so a crafted file "
-        "runs code; only for files you made or trust",
     )
     parser.add_argument(
         "--baseline",
@@ -216,7 +232,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--save-games; the player is 'SemiAutoMines AGENT', the timing nominal)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.set_defaults(func=run)
 
 
 def _names(text: str, what: str) -> list[str]:
