@@ -20,7 +20,7 @@ from minesweep_env import compiled
 from minesweep_env.compiled.loading import load_on_first_call
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import FLAGGED
-from minesweep_env.solver.probability.counting_compiled import OK
+from minesweep_env.solver.probability.counting_constants import OK
 from minesweep_env.solver.weights import Weights
 
 from .weights_compiled import (

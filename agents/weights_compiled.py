@@ -38,12 +38,6 @@ from numba import njit
 
 from minesweep_env.core.cells import COVERED, KNOWN_SAFE
 from minesweep_env.solver.probability.counting_compiled import (
-    _CHOOSE,
-    COUNTED,
-    DEFER,
-    NO_LAYOUT,
-    OK,
-    _count_component,
     _set_up,
     combine_groups,
     count_buffers,
@@ -52,6 +46,14 @@ from minesweep_env.solver.probability.counting_compiled import (
     weigh_groups_scaled,
     write_probabilities,
 )
+from minesweep_env.solver.probability.counting_constants import (
+    _CHOOSE,
+    COUNTED,
+    DEFER,
+    NO_LAYOUT,
+    OK,
+)
+from minesweep_env.solver.probability.counting_passes_compiled import _count_component
 
 KNOWN_SAFE_GROUP = -2
 """The group written on known-safe cells (weight 0 in every layout); -1 on the rest
@@ -68,7 +70,7 @@ def group_probabilities_into(grid, total, out, group_of):
     :param group_of: int64 (H * W): a frontier group's number, the number of groups
         for the cells off the frontier, :data:`KNOWN_SAFE_GROUP` on known-safe
         cells, -1 elsewhere.
-    :returns: :data:`~counting_compiled.OK`, or :data:`~counting_compiled.DEFER` for the exact
+    :returns: :data:`~counting_constants.OK`, or :data:`~counting_constants.DEFER` for the exact
         engine.
     """
     height, width = grid.shape

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from minesweep_env.core.cells import COVERED, FLAGGED
-from minesweep_env.solver.probability.counting_compiled import OK
+from minesweep_env.solver.probability.counting_constants import OK
 
 from ..weights_compiled import group_probabilities_into, trial_weights_into, weight_classes_into
 

@@ -30,11 +30,10 @@ from numba import njit, types
 
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.solver.probability.counting_compiled import (
-    COUNTED,
-    NO_LAYOUT,
     weigh_groups_scaled,
     write_probabilities,
 )
+from minesweep_env.solver.probability.counting_constants import COUNTED, NO_LAYOUT
 from semiautomines_agents.greedy.choice_compiled import _number_range
 
 MAX_ENABLERS = 3

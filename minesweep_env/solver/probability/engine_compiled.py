@@ -18,7 +18,8 @@ from numba import types
 from ... import compiled
 from ...compiled.loading import load_on_first_call
 from ...core.board import Board
-from .counting_compiled import OK, mine_probabilities_into
+from .counting_compiled import mine_probabilities_into
+from .counting_constants import OK
 
 SIGNATURE = (types.Array(types.int8, 2, "C"), types.int64, types.Array(types.float64, 2, "C"))
 """The one signature the kernel is called with: :func:`fast_mine_probabilities` brings

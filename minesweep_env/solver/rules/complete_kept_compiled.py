@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit, types
 
 from ...core.cells import COVERED, FLAGGED
-from ..probability.counting_compiled import read_window
+from ..probability.counting_groups_compiled import read_window
 from .complete_kept_count_compiled import (  # noqa: F401 - the rows and the count, named here too
     _HEAD,
     CHANGED,
@@ -85,8 +85,9 @@ def _inside(y, x, height, width):
 
 @njit(cache=True)
 def _window(cell, flat, height, width):
-    """:func:`~counting_compiled.read_window` (the same returns), for a cell inside the board by
-    nine loads and no branches: the window of every cell a cascade opens is read."""
+    """:func:`~counting_groups_compiled.read_window` (the same returns), for a cell inside
+    the board by nine loads and no branches: the window of every cell a cascade opens is
+    read."""
     y, x = cell // width, cell % width
     if not _inside(y, x, height, width):
         return read_window(cell, flat, height, width)

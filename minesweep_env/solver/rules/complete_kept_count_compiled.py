@@ -20,14 +20,14 @@ from numba import njit
 
 from ...core.cells import COVERED, KNOWN_SAFE
 from ..probability.counting_compiled import (
-    COUNTED,
-    _count_component,
     combine_groups,
     count_buffers,
     group_probabilities,
     scale_component,
-    set_up_groups,
 )
+from ..probability.counting_constants import COUNTED
+from ..probability.counting_groups_compiled import set_up_groups
+from ..probability.counting_passes_compiled import _count_component
 from .complete_proof_compiled import DEFER, FULL, MINE, SAFE
 
 NEED, MASK, LISTED, IN_PAIRS, IN_CHANGED, MARKS, CODES = 0, 1, 2, 3, 4, 5, 6
@@ -68,8 +68,8 @@ frontier is read back from the board in cell order."""
 
 @njit(cache=True)
 def _kept_frontier(height, width, covered, track):
-    """What :func:`~counting_compiled._read_constraints` and
-    :func:`~counting_compiled._signature_keys` read
+    """What :func:`~counting_groups_compiled._read_constraints` and
+    :func:`~counting_groups_compiled._signature_keys` read
     from the view, taken from the kept constraints instead and with no pass over the
     covered cells: a number is a constraint while its kept mask has a covered cell, and
     the mask's bits are those cells, so the frontier is the cells the masks name. Every

@@ -31,7 +31,8 @@ import numpy as np
 from numba import njit
 
 from ...core.cells import COVERED, FLAGGED
-from ..probability.counting_compiled import read_window, weigh_groups, write_probabilities
+from ..probability.counting_compiled import weigh_groups, write_probabilities
+from ..probability.counting_groups_compiled import read_window
 
 CHEAP = 0
 """The proof is the cheap rules' fixed point (it proves something)."""

@@ -13,7 +13,8 @@ def test_imports_are_read_from_the_sources_relative_ones_included() -> None:
     """Absolute and relative imports of kernel modules are both found, by registered name."""
     imports = kernel_imports()
     assert set(imports) == set(kernel_modules())
-    assert imports["counting"] == set()
+    assert imports["counting-groups"] == set()  # a leaf: the shared constants are plain Python
+    assert imports["counting"] == {"counting-groups", "counting-passes"}
     assert "complete-kept" in imports["board-batch"]  # from ..solver.rules.complete_kept_compiled
     assert "agent-float-weights" in imports["greedy-float-choice"]  # from ..float_weights
     assert "counting" in imports["search-lookahead"]  # from minesweep_env.solver...

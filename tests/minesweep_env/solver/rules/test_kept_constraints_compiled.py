@@ -221,7 +221,7 @@ def _positions(width, height, mines, rng, games):
 def _set_up(flat, height, width):
     """The groups and components :func:`complete_kept_compiled._full_count_kept` counts
     on ``flat``."""
-    from minesweep_env.solver.probability.counting_compiled import set_up_groups
+    from minesweep_env.solver.probability.counting_groups_compiled import set_up_groups
 
     track = np.zeros((tracked_kernels.TRACK_ROWS, flat.size), np.int64)
     assert tracked_kernels._read_all(flat, height, width, track) >= 0
@@ -285,7 +285,7 @@ def test_counts_kept_from_count_to_count_are_the_counts(size) -> None:
 def test_window_reads_at_fixed_offsets_as_read_window(width, height) -> None:
     """The fixed-offset read of a window inside the board (and the bounded one at the
     edges) gives what ``kernels.read_window`` gives, for every cell of random views."""
-    from minesweep_env.solver.probability.counting_compiled import read_window
+    from minesweep_env.solver.probability.counting_groups_compiled import read_window
 
     rng = np.random.default_rng(width * 100 + height)
     for _ in range(20):
