@@ -60,7 +60,8 @@ def plot(runs_dir: Path, out: Path) -> Path:
         for k, (mode, seeds) in enumerate(sorted(curves[board].items())):
             steps, mean, low, high = seed_band(seeds)
             ax.fill_between(steps, low, high, color=f"C{k}", alpha=0.2)
-            ax.plot(steps, mean, "o-", ms=3, color=f"C{k}", label=f"{mode} ({len(seeds)} seed{'' if len(seeds) == 1 else 's'})")
+            seeds_label = f"{len(seeds)} seed" + ("" if len(seeds) == 1 else "s")
+            ax.plot(steps, mean, "o-", ms=3, color=f"C{k}", label=f"{mode} ({seeds_label})")
             # Each seed thin as well: a run still training shows how far it got.
             for points in seeds.values():
                 ax.plot(*zip(*points, strict=True), "-", lw=0.6, alpha=0.5, color=f"C{k}")
