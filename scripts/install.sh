@@ -4,7 +4,9 @@
 # call it.
 #
 # It installs with uv (from PyPI) when it can: uv unpacks the wheels in parallel, about a
-# tenth of pip's time for the test extras (torch and ray are large). uv reads no pip
+# tenth of pip's time for the test extras (torch and ray are large). Like pip, it compiles
+# every module's bytecode at install: where PYTHONDONTWRITEBYTECODE is set no process
+# would ever write it, and each one importing torch would compile it again. uv reads no pip
 # configuration, so the sources and constraints pip is configured with (pip.conf and
 # PIP_* variables: local wheel folders, extra indexes, a version cap, a CA file) are
 # handed to it, and every index's versions count as they do for pip. If uv cannot be had
@@ -42,7 +44,7 @@ install_with_uv() {
     if [ -n "$cert" ]; then
         export SSL_CERT_FILE="$cert"
     fi
-    "$venv/bin/uv" pip install --quiet --python "$venv/bin/python" \
+    "$venv/bin/uv" pip install --quiet --compile-bytecode --python "$venv/bin/python" \
         --index-strategy unsafe-best-match "${sources[@]}" -e ".[$extras]"
 }
 

@@ -166,7 +166,7 @@ def test_the_shipped_files_load_and_a_context_network_grown_from_them_plays_alik
     )
     grown.load_state_dict(old.state_dict(), strict=False)
     grown.set_training_mode(False)
-    obs = observations(4, 16, 30)
+    obs = observations(4, 16, 30, planes=network["observation_planes"])
     assert th.equal(outputs(grown, obs)[0], outputs(old, obs)[0])
 
 

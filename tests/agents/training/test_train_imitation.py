@@ -288,9 +288,10 @@ def test_the_ppo_agent_plays_the_shipped_default_model():
 def test_every_shipped_model_round_trips_weights_only(tmp_path):
     models = sorted(MODELS_DIR.glob("ppo_*.pt"))
     assert models
-    obs = th.as_tensor(np.random.default_rng(0).random((4, 12, 16, 30)), dtype=th.float32)
     for path in models:
         policy, meta = load_policy(path)
+        planes = meta["network"]["observation_planes"]  # 12 with probabilities, 11 without
+        obs = th.as_tensor(np.random.default_rng(0).random((4, planes, 16, 30)), dtype=th.float32)
         copy = tmp_path / path.name
         save_policy(policy, copy, obs_mode=meta["obs_mode"])
         again, _ = load_policy(copy)
