@@ -3,8 +3,8 @@
 # editable with EXTRAS (e.g. 'train,dev'). The set-up scripts run_main.sh and run_tests.sh
 # call it.
 #
-# It installs with uv (from PyPI) when it can: uv unpacks the wheels in parallel, about a
-# tenth of pip's time for the test extras (torch and ray are large). Like pip, it compiles
+# It installs with uv (from PyPI) when it can: uv unpacks and compiles in parallel, about
+# half of pip's time for the test extras (torch and ray are large). Like pip, it compiles
 # every module's bytecode at install: where PYTHONDONTWRITEBYTECODE is set no process
 # would ever write it, and each one importing torch would compile it again. uv reads no pip
 # configuration, so the sources and constraints pip is configured with (pip.conf and
