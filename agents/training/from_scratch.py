@@ -24,10 +24,13 @@ for the wall time it takes).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import fcntl
 import json
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -56,6 +59,10 @@ BASELINES = ("random", "greedy", "search")
 """The horizontal lines: played once per board on the evaluation games."""
 CURVE_KEYS = ("board", "obs_mode", "seed", "timesteps", "wall_s", "win_rate", "ci_low", "ci_high")
 """Columns of curves.csv."""
+
+
+LOCK_NAME = ".training.lock"
+"""The file in a run's folder that the command training it holds locked."""
 
 
 def run_name(board: str, obs_mode: str, seed: int) -> str:
@@ -117,11 +124,39 @@ def _eval_rows(run_dir: Path) -> list[dict[str, str]]:
         return [row for row in csv.DictReader(handle) if row["phase"] == "ppo"]
 
 
+@contextlib.contextmanager
+def run_lock(run_dir: Path) -> Iterator[bool]:
+    """Hold ``run_dir``'s lock while training it; yields whether this process got it.
+
+    Two commands sharing a runs folder (one per board, say) could otherwise both take up
+    the same run, and the one stopped last would write its ``final`` files over the
+    other's. The lock is an OS file lock, so a killed command leaves none behind.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with open(run_dir / LOCK_NAME, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def train_one(args: Args) -> str:
     """Train one run to its budget, resuming it if it was stopped; what was done, in words."""
+    run_dir = Path(args.runs_dir) / args.run_name
+    with run_lock(run_dir) as ours:
+        if not ours:
+            return "skipped: another command is training it"
+        return _train_locked(args, run_dir)
+
+
+def _train_locked(args: Args, run_dir: Path) -> str:
     from .train_ppo import train  # torch and SB3: loaded only when a run trains
 
-    run_dir = Path(args.runs_dir) / args.run_name
     if evaluated_steps(run_dir) >= args.total_timesteps:
         return "done already"
     checkpoint = newest_checkpoint(run_dir)

@@ -88,3 +88,19 @@ def test_the_shipped_from_scratch_model_learned_alone_and_plays():
         assert mask[action]
         obs, _, terminated, truncated, _ = env.step(action)
     assert terminated
+
+
+def test_a_run_another_command_is_training_is_skipped(tmp_path):
+    """While a run's lock is held (another command training it), the run is left alone:
+    nothing trains, nothing is written; once the lock is free it would train."""
+    import fcntl
+
+    args = from_scratch.scratch_args("beginner", "planes", 1, tmp_path, budget=128)
+    run_dir = tmp_path / args.run_name
+    run_dir.mkdir()
+    with open(run_dir / from_scratch.LOCK_NAME, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert from_scratch.train_one(args) == "skipped: another command is training it"
+        assert sorted(p.name for p in run_dir.iterdir()) == [from_scratch.LOCK_NAME]
+    with from_scratch.run_lock(run_dir) as ours:
+        assert ours
