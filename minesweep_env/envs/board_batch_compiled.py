@@ -138,16 +138,25 @@ def _new_batch_buffers(views, mines, numbers, priorities, states, totals, safe_l
     return batch
 
 
+def fields_in_order(maker: str, declared: list, fields: dict[str, object]) -> list[object]:
+    """The values of ``fields`` in the order of ``declared`` ((name, type) pairs), for a
+    structref's constructor, which takes them by position.
+
+    :raises TypeError: naming ``maker``, when a field is missing or unknown.
+    """
+    names = [name for name, _ in declared]
+    if sorted(fields) != sorted(names):
+        missing, unknown = set(names) - set(fields), set(fields) - set(names)
+        raise TypeError(f"{maker}: missing {sorted(missing)}, unknown {sorted(unknown)}")
+    return [fields[name] for name in names]
+
+
 def batch_buffers(**fields: object) -> BatchBuffers:
     """The :class:`BatchBuffers` of ``fields``, every one of :data:`BATCH_FIELDS` named.
 
     :raises TypeError: when a field is missing or unknown.
     """
-    names = [name for name, _ in BATCH_FIELDS]
-    if sorted(fields) != sorted(names):
-        missing, unknown = set(names) - set(fields), set(fields) - set(names)
-        raise TypeError(f"batch_buffers: missing {sorted(missing)}, unknown {sorted(unknown)}")
-    return _new_batch_buffers(*(fields[name] for name in names))
+    return _new_batch_buffers(*fields_in_order("batch_buffers", BATCH_FIELDS, fields))
 
 
 @njit(cache=True)

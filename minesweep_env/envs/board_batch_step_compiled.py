@@ -35,6 +35,7 @@ from .board_batch_compiled import (
     LOST,
     PLAYING,
     WON,
+    fields_in_order,
     probe_boards,
     read_actions,
     start_boards,
@@ -161,11 +162,7 @@ def step_buffers(**fields: object) -> StepBuffers:
 
     :raises TypeError: when a field is missing or unknown.
     """
-    names = [name for name, _ in STEP_FIELDS]
-    if sorted(fields) != sorted(names):
-        missing, unknown = set(names) - set(fields), set(fields) - set(names)
-        raise TypeError(f"step_buffers: missing {sorted(missing)}, unknown {sorted(unknown)}")
-    return _new_step_buffers(*(fields[name] for name in names))
+    return _new_step_buffers(*fields_in_order("step_buffers", STEP_FIELDS, fields))
 
 
 PLANES = 11
