@@ -7,7 +7,8 @@ One run per (board, observation mode, seed), each a plain ``train_ppo`` run
 ``--eval-games`` seeded evaluation games through the harness (``eval.csv`` of
 the run); random, greedy and search play those games once per board (the
 horizontal lines). Everything is gathered into ``curves.csv`` (one row per run
-and checkpoint) and ``baselines.csv`` under ``--runs-dir``; plot them with
+and checkpoint) and ``baselines.csv`` under ``--runs-dir``, with ``speeds.csv`` (each run's wall
+time, CPU time and env steps per CPU second, from its ``timing.json``); plot them with
 ``python -m semiautomines_agents.training.from_scratch_plot``.
 
 Resumable: a run that was stopped (Ctrl-C, SIGTERM, a kill) continues from its
@@ -60,6 +61,11 @@ BASELINES = ("random", "greedy", "search")
 CURVE_KEYS = ("board", "obs_mode", "seed", "timesteps", "wall_s", "win_rate", "ci_low", "ci_high")
 """Columns of curves.csv."""
 
+
+SPEED_KEYS = ("board", "obs_mode", "seed", "timesteps", "wall_s", "cpu_s", "steps_per_cpu_s")
+"""Columns of speeds.csv: one row per run whose every training segment was timed."""
+TIMING_NAME = "timing.json"
+"""A run's training segments (one per command that trained it), each timed."""
 
 LOCK_NAME = ".training.lock"
 """The file in a run's folder that the command training it holds locked."""
@@ -162,12 +168,61 @@ def _train_locked(args: Args, run_dir: Path) -> str:
     checkpoint = newest_checkpoint(run_dir)
     if checkpoint is not None:
         args = replace(args, resume=str(checkpoint), trust_model=True)  # this command's own file
-    begin = time.perf_counter()
-    train(args, reraise_interrupt=True)
-    seconds = time.perf_counter() - begin
+    steps_before = trained_steps(run_dir)
+    begin, begin_cpu = time.perf_counter(), time.process_time()
+    try:
+        train(args, reraise_interrupt=True)
+    finally:  # a stopped segment counts too: its steps are in the checkpoint it saved
+        seconds = time.perf_counter() - begin
+        record_segment(run_dir, steps_before, seconds, time.process_time() - begin_cpu)
     return f"trained in {seconds:.0f} s" + (
         f" (resumed from {checkpoint.name})" if checkpoint else ""
     )
+
+
+def trained_steps(run_dir: Path) -> int:
+    """Env steps the newest saved state of a run holds (0: none), read from its name."""
+    checkpoint = newest_checkpoint(run_dir)
+    if checkpoint is None:
+        return 0
+    if checkpoint.name.startswith("final"):
+        return evaluated_steps(run_dir)
+    digits = "".join(ch for ch in checkpoint.name.split("_steps")[0] if ch.isdigit())
+    return int(digits or 0)
+
+
+def record_segment(run_dir: Path, steps_before: int, wall_s: float, cpu_s: float) -> None:
+    """Add one training segment to the run's ``timing.json``.
+
+    CPU seconds are this process's own (torch runs one thread, the env steps in the
+    same process), so env steps per CPU second is a per-core speed that holds even
+    when other jobs share the machine, which wall time does not.
+    """
+    path = run_dir / TIMING_NAME
+    segments = json.loads(path.read_text())["segments"] if path.is_file() else []
+    segments.append(
+        {
+            "from_steps": steps_before,
+            "to_steps": trained_steps(run_dir),
+            "wall_s": round(wall_s, 1),
+            "cpu_s": round(cpu_s, 1),
+        }
+    )
+    with atomic_write(path) as handle:
+        json.dump({"segments": segments}, handle, indent=1)
+
+
+def run_speed(run_dir: Path) -> tuple[int, float, float] | None:
+    """Steps, wall and CPU seconds of a run, when its segments cover it from step 0."""
+    path = run_dir / TIMING_NAME
+    if not path.is_file():
+        return None
+    segments = json.loads(path.read_text())["segments"]
+    if not segments or segments[0]["from_steps"] != 0:
+        return None  # trained in part before timing was kept: no honest total
+    steps = max(segment["to_steps"] for segment in segments)
+    wall = sum(segment["wall_s"] for segment in segments)
+    return steps, wall, sum(segment["cpu_s"] for segment in segments)
 
 
 def play_baselines(board: str, runs_dir: Path, eval_games: int, workers: int) -> None:
@@ -190,11 +245,16 @@ def gather(runs_dir: Path) -> Path:
     """curves.csv (one row per run and checkpoint) and baselines.csv, from every run
     and board under ``runs_dir`` so far: several commands (one per board, say, to use
     more cores) may share the folder."""
-    rows = []
+    rows, speeds = [], []
     for run_dir in sorted(runs_dir.glob("scratch_*")):
         if not (run_dir / "args.json").is_file():
             continue
         args = json.loads((run_dir / "args.json").read_text())
+        speed = run_speed(run_dir)
+        if speed is not None and speed[2] > 0:
+            steps, wall, cpu = speed
+            run = [args["board"], args["obs_mode"], args["seed"], steps]
+            speeds.append(run + [f"{wall:.1f}", f"{cpu:.1f}", f"{steps / cpu:.1f}"])
         points: dict[int, dict[str, str]] = {}
         for row in _eval_rows(run_dir):
             points[int(row["timesteps"])] = row  # a resumed run may evaluate a step twice
@@ -209,6 +269,10 @@ def gather(runs_dir: Path) -> Path:
         writer = csv.writer(handle)
         writer.writerow(CURVE_KEYS)
         writer.writerows(rows)
+    with atomic_write(runs_dir / "speeds.csv", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(SPEED_KEYS)
+        writer.writerows(speeds)
     lines = []
     for path in sorted(runs_dir.glob("baselines_*.csv")):
         lines += path.read_text().splitlines()[1:]

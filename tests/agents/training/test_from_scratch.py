@@ -44,6 +44,12 @@ def test_runs_evaluate_every_checkpoint_and_resume(tmp_path, capsys):
     steps = [int(row["timesteps"]) for row in curve(runs)]
     assert steps == sorted(set(steps)) and steps[-1] == 256
     assert all(0.0 <= float(row["win_rate"]) <= 1.0 for row in curve(runs))
+    segments = json.loads((run / from_scratch.TIMING_NAME).read_text())["segments"]
+    assert [(s["from_steps"], s["to_steps"]) for s in segments] == [(0, 128), (128, 256)]
+    with open(runs / "speeds.csv", newline="") as handle:
+        (speed,) = csv.DictReader(handle)
+    assert int(speed["timesteps"]) == 256 and float(speed["cpu_s"]) > 0
+    assert float(speed["steps_per_cpu_s"]) == pytest.approx(256 / float(speed["cpu_s"]), rel=0.01)
     assert from_scratch_plot.main([str(runs)]) == 0
     assert (runs / "curves.png").stat().st_size > 0
 
