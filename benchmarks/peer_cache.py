@@ -53,12 +53,27 @@ class PeerCache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.games: dict[Key, CachedGame] = {}
+        self._read_to = 0
+        """Bytes of the file taken in so far: whole lines only."""
         self._cut_short = False
-        if path.is_file():
-            text = path.read_text()
-            self._cut_short = bool(text) and not text.endswith("\n")
-            for line in text.splitlines():
-                self._take(line)
+        self._read_new_lines()
+        self._cut_short = self._read_to < self._size()
+
+    def _size(self) -> int:
+        return self.path.stat().st_size if self.path.is_file() else 0
+
+    def _read_new_lines(self) -> None:
+        """Take in the whole lines written since the last read: another process (a
+        ``--peer-only`` run, say) may be filling the same file beside this one."""
+        if self._size() <= self._read_to:
+            return
+        with self.path.open("rb") as handle:
+            handle.seek(self._read_to)
+            text = handle.read()
+        whole = text[: text.rfind(b"\n") + 1]  # a line still being written waits
+        self._read_to += len(whole)
+        for line in whole.decode(errors="replace").splitlines():
+            self._take(line)
 
     def _take(self, line: str) -> None:
         try:
@@ -85,6 +100,8 @@ class PeerCache:
             return  # a line cut short by a hard kill
 
     def get(self, key: Key) -> CachedGame | None:
+        if key not in self.games:
+            self._read_new_lines()
         return self.games.get(key)
 
     def put(self, key: Key, game: CachedGame) -> None:

@@ -170,6 +170,19 @@ def test_the_cache_keeps_the_games_before_a_hard_kill(tmp_path):
     assert len(PeerCache(path).games) == 3
 
 
+def test_a_fill_running_beside_is_seen_by_the_paired_run(tmp_path):
+    path = tmp_path / "peer.jsonl"
+    paired_cache = PeerCache(path)  # opened before the fill has stored anything
+    FakePlayer.made = 0
+    _row(PeerCache(path), peer_only=True)
+    row, peer = _row(paired_cache)
+    assert peer.player is None and row.played_now == 0 and len(row.ours) == 4
+    with path.open("a") as handle:  # a line the fill is still writing is left for later
+        handle.write('{"board": "beginner"')
+    assert paired_cache.get(("beginner", "safe", 0, 99)) is None
+    assert len(PeerCache(path).games) == 4
+
+
 def _checked(first_click: str, seed: int, first_x: int = -1) -> GameCheck:
     target = board_target("beginner")
     settings = Settings("complete", first_click, seed)
