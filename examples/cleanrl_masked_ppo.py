@@ -200,6 +200,7 @@ def train(args: Args) -> dict:
     next_mask = torch.as_tensor(info["action_mask"], dtype=torch.bool)
     next_done = torch.zeros(args.num_envs)
     global_step, next_checkpoint, start = 0, args.checkpoint_every, time.time()
+    cpu_start = time.process_time()  # this process's CPU: a speed per core, even on a busy machine
     wins = games = 0
     losses: dict[str, float] = {}
     for iteration in range(1, iterations + 1):
@@ -292,6 +293,7 @@ def train(args: Args) -> dict:
         "eval_games": args.eval_games,
         "eval_win_rate": win_rate,
         "steps_per_second": global_step / (time.time() - start),
+        "steps_per_cpu_second": global_step / (time.process_time() - cpu_start),
         **losses,
     }
     (run_dir / "final.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -44,6 +44,7 @@ def test_cleanrl_masked_ppo_trains_checkpoints_and_evaluates(tmp_path):
     for key in ("loss", "policy_loss", "value_loss", "entropy", "eval_win_rate"):
         assert math.isfinite(result[key]), key
     assert 0.0 <= result["eval_win_rate"] <= 1.0
+    assert result["steps_per_cpu_second"] > 0 and math.isfinite(result["steps_per_cpu_second"])
     run = tmp_path / "smoke"
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step_128.pt", "step_256.pt"]
     assert json.loads((run / "final.json").read_text()) == result
