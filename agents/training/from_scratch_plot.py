@@ -4,7 +4,10 @@ One panel per board; per observation mode the mean over seeds as a line and
 the band from the worst to the best seed at each checkpoint all seeds reached,
 and each seed's own curve as a thin line; random, greedy
 and search on the same evaluation games as horizontal lines. Reads
-``curves.csv`` and ``baselines.csv`` written by :mod:`.from_scratch`.
+``curves.csv`` and ``baselines.csv`` written by :mod:`.from_scratch`, and
+``cleanrl_eval.csv`` when ``benchmarks/cleanrl_vs_sb3_curve.py`` has written one
+there: the single-file trainer's seeds (beginner, ``planes``) as one more band, so
+the figure shows whether it lies within the SB3 path's.
 
     python -m semiautomines_agents.training.from_scratch_plot runs/scratch
 """
@@ -20,6 +23,8 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
+CLEANRL_SERIES = "planes, CleanRL-style file"
+"""The legend's name for the single-file trainer's seeds."""
 BASELINE_STYLES = {"random": ":", "greedy": "--", "search": "-."}
 """Line style of each horizontal line."""
 
@@ -38,6 +43,18 @@ def read_curves(path: Path) -> dict[str, dict[str, dict[int, list[tuple[int, flo
     return curves
 
 
+def add_cleanrl(curves: dict, path: Path) -> None:
+    """The single-file trainer's evaluated checkpoints (all on beginner, ``planes``)."""
+    if not path.is_file():
+        return
+    with open(path, newline="") as handle:
+        for row in csv.DictReader(handle):
+            points = curves["beginner"][CLEANRL_SERIES][int(row["seed"])]
+            points.append((int(row["timesteps"]), float(row["win_rate"])))
+    for points in curves["beginner"][CLEANRL_SERIES].values():
+        points.sort()
+
+
 def seed_band(seeds: dict[int, list[tuple[int, float]]]) -> tuple[np.ndarray, ...]:
     """Steps every seed reached, and the mean, lowest and highest win rate there."""
     common = sorted(set.intersection(*(set(s for s, _ in points) for points in seeds.values())))
@@ -48,6 +65,7 @@ def seed_band(seeds: dict[int, list[tuple[int, float]]]) -> tuple[np.ndarray, ..
 def plot(runs_dir: Path, out: Path) -> Path:
     """Draw ``runs_dir``'s curves into ``out`` (PNG)."""
     curves = read_curves(runs_dir / "curves.csv")
+    add_cleanrl(curves, runs_dir / "cleanrl_eval.csv")
     baselines: dict[str, dict[str, float]] = defaultdict(dict)
     if (runs_dir / "baselines.csv").is_file():
         with open(runs_dir / "baselines.csv", newline="") as handle:

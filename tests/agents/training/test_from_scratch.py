@@ -110,3 +110,24 @@ def test_a_run_another_command_is_training_is_skipped(tmp_path):
         assert sorted(p.name for p in run_dir.iterdir()) == [from_scratch.LOCK_NAME]
     with from_scratch.run_lock(run_dir) as ours:
         assert ours
+
+
+def test_the_plot_adds_the_single_file_trainer_as_its_own_band(tmp_path):
+    (tmp_path / "curves.csv").write_text(
+        ",".join(from_scratch.CURVE_KEYS)
+        + "\nbeginner,planes,1,0,1.0,0.80,0.7,0.9\nbeginner,planes,1,50000,2.0,0.91,0.9,0.93\n"
+    )
+    (tmp_path / "cleanrl_eval.csv").write_text(
+        "run,seed,timesteps,games,win_rate\n"
+        "cleanrl_beginner_planes_s2,2,51200,1000,0.92\n"
+        "cleanrl_beginner_planes_s2,2,0,1000,0.81\n"
+        "cleanrl_beginner_planes_s1,1,0,1000,0.79\n"
+    )
+    curves = from_scratch_plot.read_curves(tmp_path / "curves.csv")
+    from_scratch_plot.add_cleanrl(curves, tmp_path / "cleanrl_eval.csv")
+    series = curves["beginner"][from_scratch_plot.CLEANRL_SERIES]
+    assert series[2] == [(0, 0.81), (51200, 0.92)] and series[1] == [(0, 0.79)]
+    steps, mean, low, high = from_scratch_plot.seed_band(series)
+    assert list(steps) == [0] and low[0] == pytest.approx(0.79) and high[0] == 0.81
+    assert from_scratch_plot.main([str(tmp_path)]) == 0
+    assert (tmp_path / "curves.png").stat().st_size > 0
