@@ -47,9 +47,10 @@ OBS_MODES = ("planes", "planes+probabilities")
 SEEDS = (1, 2, 3)
 BUDGETS = {"beginner": 300_000, "intermediate": 300_000}
 """Env steps (guesses) per run, by board: the curves' right end. One core trains about
-340 steps/s on beginner (planes) and 130 on intermediate (planes+probabilities),
-evaluations included: about 15 and 40 minutes per run. Beginner's curve is flat from
-about 50,000 steps on, so the budget buys the plateau, not the climb."""
+290 env steps per CPU second on beginner and 107 on intermediate, either observation
+mode, evaluations included (``speeds.csv`` of 20,000-step runs): about 17 and 47 CPU
+minutes per run. Beginner's curve is flat from about 50,000 steps on, so the budget
+buys the plateau, not the climb."""
 EVAL_EVERY = 50_000
 """Env steps between checkpoints, each evaluated: 21 points per curve."""
 EVAL_GAMES = 1000
