@@ -50,12 +50,15 @@ SB3_SETTINGS = [
     "--gamma", "1.0",
     "--gae-lambda", "0.95",
     "--clip-coef", "0.2",
-    "--vf-coef", "0.5",
+    "--vf-coef", "1.0",
+    "--target-kl", "0.03",
     "--max-grad-norm", "0.5",
     "--channels", "32",
 ]  # fmt: skip
 """The from-scratch runs' PPO settings (``from_scratch.scratch_args``), as the example's flags:
-16 boards x 128 steps per rollout, minibatches of 256, 4 epochs."""
+16 boards x 128 steps per rollout, minibatches of 256, 4 epochs. SB3's value loss is the
+whole squared error and the example's half of it, so SB3's ``vf_coef`` 0.5 is 1.0 here;
+SB3 stops an update at 1.5 x ``target_kl`` 0.03, and so does the example with the flag."""
 EVAL_KEYS = ("run", "seed", "timesteps", "games", "win_rate")
 
 

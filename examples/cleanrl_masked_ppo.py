@@ -79,7 +79,11 @@ class Args:
     ent_coef: float = 0.01
     """entropy bonus"""
     vf_coef: float = 0.5
-    """value loss weight"""
+    """value loss weight (the value loss is half the squared error, as in CleanRL: SB3's
+    is the whole squared error, so SB3's vf_coef 0.5 is 1.0 here)"""
+    target_kl: float = 0.0
+    """stop a rollout's update once a minibatch's approximate KL passes 1.5 x this, as
+    SB3 does (0: never stop early)"""
     max_grad_norm: float = 0.5
     """gradient clipping"""
     channels: int = 32
@@ -239,14 +243,23 @@ def train(args: Args) -> dict:
         b_logprobs, b_adv = logprobs.reshape(-1), advantages.reshape(-1)
         b_returns, b_values = returns.reshape(-1), values.reshape(-1)
         clipfracs = []
+        stop_update = False
         for _ in range(args.update_epochs):
+            if stop_update:
+                break
             order = torch.randperm(batch_size)
             for begin in range(0, batch_size, minibatch_size):
                 mb = order[begin : begin + minibatch_size]
                 _, newlogprob, entropy, newvalue = agent.get_action_and_value(
                     b_obs[mb], b_mask[mb], b_actions[mb]
                 )
-                ratio = (newlogprob - b_logprobs[mb]).exp()
+                log_ratio = newlogprob - b_logprobs[mb]
+                ratio = log_ratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - log_ratio).mean().item()
+                if args.target_kl > 0 and approx_kl > 1.5 * args.target_kl:
+                    stop_update = True  # this minibatch is not applied, as in SB3
+                    break
                 clipfracs.append(((ratio - 1.0).abs() > args.clip_coef).float().mean().item())
                 adv = b_adv[mb]
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)

@@ -38,6 +38,7 @@ def test_cleanrl_masked_ppo_trains_checkpoints_and_evaluates(tmp_path):
     args = script.parse_args(
         ["--total-timesteps", "256", "--num-envs", "8", "--num-steps", "16", "--eval-games", "20"]
         + ["--checkpoint-every", "128", "--runs-dir", str(tmp_path), "--exp-name", "smoke"]
+        + ["--target-kl", "0.0001"]  # small enough to stop some updates early
     )
     result = script.train(args)
     assert result["global_step"] == 256
