@@ -188,7 +188,7 @@ def cell_name(cell: int, width: int) -> str:
     return f"({x},{y})"
 
 
-def table(options: argparse.Namespace) -> str:
+def table(options: argparse.Namespace, agent: SearchAgent) -> str:
     """Per position: every candidate's win rate and its paired difference to search's."""
     width = STANDARD_BOARDS[options.board][0]
     lines = []
@@ -197,7 +197,7 @@ def table(options: argparse.Namespace) -> str:
         name = Position(options.board, number).name
         if name not in rounds:
             continue
-        own = search_cell(make_agent(options.agent), Position(options.board, number))
+        own = search_cell(agent, Position(options.board, number))
         cells = outcomes_by_cell(rounds[name])
         games = GAME_SHARE.get(number) if options.board == "expert" else None
         share = f", the first guess of {games} in 1,000 games" if games else ""
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"stopped: every finished round is in {options.out}", file=sys.stderr)
         return 130
-    text = table(options)
+    text = table(options, agent)
     print(text)
     if options.markdown:
         command = " ".join(

@@ -40,7 +40,7 @@ from minesweep_env.fileio import atomic_write
 
 from ..evaluation import Settings, board_target, evaluate
 from .args import NO_TEACHER, Args
-from .snapshots import TRUSTED_ZIP_SUFFIX
+from .snapshots import TRUSTED_ZIP_SUFFIX, checkpoint_steps
 
 BOARDS = ("beginner", "intermediate")
 OBS_MODES = ("planes", "planes+probabilities")
@@ -186,10 +186,8 @@ def trained_steps(run_dir: Path) -> int:
     checkpoint = newest_checkpoint(run_dir)
     if checkpoint is None:
         return 0
-    if checkpoint.name.startswith("final"):
-        return evaluated_steps(run_dir)
-    digits = "".join(ch for ch in checkpoint.name.split("_steps")[0] if ch.isdigit())
-    return int(digits or 0)
+    steps = checkpoint_steps(checkpoint)
+    return evaluated_steps(run_dir) if steps is None else steps  # final: its last evaluation
 
 
 def record_segment(run_dir: Path, steps_before: int, wall_s: float, cpu_s: float) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 from pathlib import Path
 
 from sb3_contrib import MaskablePPO
@@ -65,6 +66,17 @@ def save_trusted_zip(model: MaskablePPO, path: Path) -> None:
         model.save(handle)
 
 
+def checkpoint_name(steps: int) -> str:
+    """The file name of the checkpoint saved after ``steps`` env steps."""
+    return f"ppo_{steps}_steps{TRUSTED_ZIP_SUFFIX}"
+
+
+def checkpoint_steps(path: Path) -> int | None:
+    """The env steps a checkpoint's name records (``None``: not a checkpoint's name)."""
+    found = re.fullmatch(r"ppo_(\d+)_steps" + re.escape(TRUSTED_ZIP_SUFFIX), path.name)
+    return int(found.group(1)) if found else None
+
+
 class Checkpoints(BaseCallback):
     """Every ``every`` env steps, ``checkpoints/ppo_<steps>_steps.sb3-trusted-only.zip``.
 
@@ -83,8 +95,7 @@ class Checkpoints(BaseCallback):
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_save:
-            name = f"ppo_{self.num_timesteps}_steps{TRUSTED_ZIP_SUFFIX}"
-            save_trusted_zip(self.model, self.folder / name)
+            save_trusted_zip(self.model, self.folder / checkpoint_name(self.num_timesteps))
             self.next_save = (self.num_timesteps // self.every + 1) * self.every
         return True
 
