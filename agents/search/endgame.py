@@ -256,11 +256,17 @@ class Endgame:
         self.work += size * len(self.layouts.cells)
         if self.budget is not None and self.work > self.budget:
             raise TooMuchWork
+        union, common = 0, -1
+        for m in masks:
+            union |= m
+            common &= m
+        # Only a bit that is a mine in some layouts and not in others is undecided.
+        undecided = union & ~common
         counts = []
-        for bit in range(len(self.layouts.cells)):
-            mines = sum(m >> bit & 1 for m in masks)
-            if 0 < mines < size:
-                counts.append((mines, bit))
+        while undecided:
+            low = undecided & -undecided
+            undecided ^= low
+            counts.append((sum(1 for m in masks if m & low), low.bit_length() - 1))
         counts.sort()
         return [(bit, 1.0 - mines / size) for mines, bit in counts]
 
@@ -272,14 +278,18 @@ class Endgame:
             union |= m
         safe = self.everything & ~union
         cells = self.layouts.cells
-        arounds = [
-            self.layouts.around[cells[k]]
-            for k in range(len(cells))
-            if safe >> k & 1 and self.layouts.around[cells[k]] & union
-        ]
+        # What each safe cell can show is its mined neighbours among the layouts' cells;
+        # cells seeing the same of them split the layouts alike, so one of each will do.
+        arounds = list(
+            {
+                seen
+                for k in range(len(cells))
+                if safe >> k & 1 and (seen := self.layouts.around[cells[k]] & union)
+            }
+        )
         if not arounds:
             return None
         split: dict[tuple[int, ...], list[int]] = defaultdict(list)
         for m in masks:
-            split[tuple((m & a).bit_count() for a in arounds)].append(m)
+            split[tuple(map(int.bit_count, map(m.__and__, arounds)))].append(m)
         return list(split.values()) if len(split) > 1 else None

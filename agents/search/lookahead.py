@@ -28,8 +28,10 @@ then by its best next guess valued as the agent values a candidate at depth 2
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress
 
 import numpy as np
 
@@ -56,21 +58,35 @@ class Outcome:
     the original position's layouts have the cell safe and showing ``number``."""
 
     @cached_property
+    def _ranked(self) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """The covered cells' weights as small ranks: (the distinct weights, ascending;
+        per covered cell its weight's rank, ``len(distinct)`` for no weight; the cells).
+
+        The weights are exact, often beyond a float, but few of them differ, so the
+        cells are sorted and tested as ranks rather than one big integer at a time."""
+        mine = self.weights.mine_weight
+        distinct = sorted({w for w in mine.values() if w is not None})
+        rank: dict[int | None, int] = {w: k for k, w in enumerate(distinct)}
+        rank[None] = len(distinct)
+        ranks = np.fromiter(map(rank.__getitem__, mine.values()), np.int64, len(mine))
+        cells = np.fromiter(mine, np.int64, len(mine))
+        covered = self.board.grid.reshape(-1)[cells] == COVERED
+        return distinct, ranks[covered], cells[covered]
+
+    def _rank_test(self, test: Callable[[int], bool], unknown: bool) -> np.ndarray:
+        """Per covered cell of :attr:`_ranked`, ``test(weight)`` (``unknown`` for no weight)."""
+        distinct, ranks, _ = self._ranked
+        return np.array([test(w) for w in distinct] + [unknown], bool)[ranks]
+
+    @cached_property
     def progress(self) -> bool:
         """Whether some covered cell is now safe in every layout (so the
         auto-solver opens it), or nothing is left to guess (the game is won)."""
-        flat = self.board.grid.reshape(-1)
-        undecided = False
-        for cell, weight in self.weights.mine_weight.items():
-            if flat[cell] != COVERED:
-                continue
-            if weight is None:  # no total known: a cell off the frontier is undecided
-                undecided = True
-            elif weight == 0:
-                return True
-            if weight != self.weights.layouts:
-                undecided = True
-        return not undecided
+        layouts = self.weights.layouts
+        if self._rank_test(lambda w: w == 0, False).any():
+            return True
+        # No total known: a cell off the frontier (no weight) is undecided.
+        return not self._rank_test(lambda w: w != layouts, True).any()
 
     def best_safety(self) -> float:
         """The safety of the least likely mine among the covered cells (1.0 on progress)."""
@@ -117,23 +133,20 @@ class Outcome:
         """(mine weight, cell), safest first, of the covered cells that are not certain
         mines, and of those the *living* ones (see :meth:`living_safety`); ``None``
         when nothing is left to guess."""
-        flat = self.board.grid.reshape(-1)
         layouts = self.weights.layouts
-        undecided = np.zeros(flat.size, np.int8)
-        open_weights = []
-        for c, w in self.weights.mine_weight.items():
-            if flat[c] != COVERED:
-                continue
-            if w is None or 0 < w < layouts:
-                undecided[c] = 1
-            if w is not None and w < layouts:
-                open_weights.append((w, c))
+        distinct, ranks, cells = self._ranked
+        undecided = np.zeros(self.board.grid.size, np.int8)
+        undecided[cells[self._rank_test(lambda w: 0 < w < layouts, True)]] = 1
         if not undecided.any():
             return None
-        open_weights.sort()
+        keep = self._rank_test(lambda w: w < layouts, False)
+        cells, ranks = cells[keep], ranks[keep]
+        order = np.lexsort((cells, ranks))  # safest first, then the lowest cell
+        cells, ranks = cells[order], ranks[order]
+        open_weights = list(zip([distinct[k] for k in ranks.tolist()], cells.tolist(), strict=True))
         # A cell lives when one of its eight neighbours is undecided (one pass for all).
         beside = neighbour_sum(undecided.reshape(self.board.grid.shape)).reshape(-1)
-        living = [(w, c) for w, c in open_weights if beside[c]]
+        living = list(compress(open_weights, (beside[cells] != 0).tolist()))
         return open_weights, living
 
     def secondary_safety(self) -> float:
