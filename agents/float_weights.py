@@ -221,7 +221,7 @@ def exact_weights(board: Board) -> Weights | None:
     mine_weight: dict[int, int | None] = dict.fromkeys(
         np.flatnonzero(groups == KNOWN_SAFE_GROUP).tolist(), 0
     )
-    weights = [values[g] for g in groups[cells].tolist()]
+    weights = map(values.__getitem__, groups[cells].tolist())
     mine_weight.update(zip(cells.tolist(), weights, strict=True))
     flags = int(np.count_nonzero(grid == FLAGGED))
     sizes_found = tuple(sizes[sizes > 0].tolist())

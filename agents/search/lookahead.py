@@ -28,10 +28,8 @@ then by its best next guess valued as the agent values a candidate at depth 2
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress
 
 import numpy as np
 
@@ -65,28 +63,33 @@ class Outcome:
         The weights are exact, often beyond a float, but few of them differ, so the
         cells are sorted and tested as ranks rather than one big integer at a time."""
         mine = self.weights.mine_weight
-        distinct = sorted({w for w in mine.values() if w is not None})
-        rank: dict[int | None, int] = {w: k for k, w in enumerate(distinct)}
+        distinct = sorted(set(mine.values()) - {None})
+        rank: dict[int | None, int] = dict(zip(distinct, range(len(distinct)), strict=True))
         rank[None] = len(distinct)
         ranks = np.fromiter(map(rank.__getitem__, mine.values()), np.int64, len(mine))
         cells = np.fromiter(mine, np.int64, len(mine))
         covered = self.board.grid.reshape(-1)[cells] == COVERED
         return distinct, ranks[covered], cells[covered]
 
-    def _rank_test(self, test: Callable[[int], bool], unknown: bool) -> np.ndarray:
-        """Per covered cell of :attr:`_ranked`, ``test(weight)`` (``unknown`` for no weight)."""
-        distinct, ranks, _ = self._ranked
-        return np.array([test(w) for w in distinct] + [unknown], bool)[ranks]
+    @cached_property
+    def _undecided_ranks(self) -> tuple[int, int]:
+        """The ranks ``[low, high)`` of :attr:`_ranked` whose weights lie strictly between
+        0 and the layouts (a cell ranked ``len(distinct)``, with no weight, is undecided too)."""
+        distinct = self._ranked[0]
+        low = 1 if distinct and distinct[0] == 0 else 0
+        high = len(distinct) - (1 if distinct and distinct[-1] == self.weights.layouts else 0)
+        return low, high
 
     @cached_property
     def progress(self) -> bool:
         """Whether some covered cell is now safe in every layout (so the
         auto-solver opens it), or nothing is left to guess (the game is won)."""
-        layouts = self.weights.layouts
-        if self._rank_test(lambda w: w == 0, False).any():
+        distinct, ranks, _ = self._ranked
+        low, high = self._undecided_ranks
+        if low and (ranks == 0).any():
             return True
-        # No total known: a cell off the frontier (no weight) is undecided.
-        return not self._rank_test(lambda w: w != layouts, True).any()
+        # Else won when every covered cell is a mine in every layout.
+        return high < len(distinct) and bool((ranks == high).all())
 
     def best_safety(self) -> float:
         """The safety of the least likely mine among the covered cells (1.0 on progress)."""
@@ -129,25 +132,22 @@ class Outcome:
         return 1.0 - weight / layouts
 
     @cached_property
-    def _open_and_living(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
-        """(mine weight, cell), safest first, of the covered cells that are not certain
-        mines, and of those the *living* ones (see :meth:`living_safety`); ``None``
-        when nothing is left to guess."""
-        layouts = self.weights.layouts
+    def _guessable(self) -> Guessable | None:
+        """The covered cells that are not certain mines, safest first, and which of
+        them live (see :meth:`living_safety`); ``None`` when nothing is left to guess."""
         distinct, ranks, cells = self._ranked
+        low, high = self._undecided_ranks
         undecided = np.zeros(self.board.grid.size, np.int8)
-        undecided[cells[self._rank_test(lambda w: 0 < w < layouts, True)]] = 1
+        undecided[cells[((ranks >= low) & (ranks < high)) | (ranks == len(distinct))]] = 1
         if not undecided.any():
             return None
-        keep = self._rank_test(lambda w: w < layouts, False)
+        keep = ranks < high
         cells, ranks = cells[keep], ranks[keep]
-        order = np.lexsort((cells, ranks))  # safest first, then the lowest cell
+        order = np.argsort(ranks * undecided.size + cells)  # safest first, then the lowest cell
         cells, ranks = cells[order], ranks[order]
-        open_weights = list(zip([distinct[k] for k in ranks.tolist()], cells.tolist(), strict=True))
         # A cell lives when one of its eight neighbours is undecided (one pass for all).
         beside = neighbour_sum(undecided.reshape(self.board.grid.shape)).reshape(-1)
-        living = list(compress(open_weights, (beside[cells] != 0).tolist()))
-        return open_weights, living
+        return Guessable(distinct, ranks, cells, beside[cells] != 0)
 
     def secondary_safety(self) -> float:
         """The next guess as JSMinesweeper values it: the safest *living* cell
@@ -159,17 +159,17 @@ class Outcome:
         taken as certain death (safety 0), as JSMinesweeper does when no cell is
         off the frontier. When no cell lives, the safest of all stands in for both.
         """
-        found = self._open_and_living
+        found = self._guessable
         if found is None:
             return 1.0  # nothing left to guess
-        open_weights, living = found
+        living = np.flatnonzero(found.living)[:2].tolist()
         if not living:
-            if not open_weights:  # no total known and no frontier left: nothing to go on
+            if not found.cells.size:  # no total known and no frontier left: nothing to go on
                 return 0.5
-            living = [open_weights[0]] * 2
+            living = [0, 0]
         layouts = self.weights.layouts
-        best = 1.0 - living[0][0] / layouts
-        second = 1.0 - living[1][0] / layouts if len(living) > 1 else 0.0
+        best = 1.0 - found.weight(living[0]) / layouts
+        second = 1.0 - found.weight(living[1]) / layouts if len(living) > 1 else 0.0
         return (4 * best + second) / 5
 
     @property
@@ -177,36 +177,49 @@ class Outcome:
         """Whether the player must guess next: something is left to guess and no
         *living* cell is safe in every layout (a dead safe cell teaches nothing, so
         opening it leaves the guess to come)."""
-        found = self._open_and_living
+        found = self._guessable
         if found is None:
             return False
-        living = found[1]
-        return not living or living[0][0] != 0
+        living = np.flatnonzero(found.living)
+        return not living.size or found.weight(int(living[0])) != 0
 
     def next_guesses(self, width: int) -> list[tuple[int, int]]:
         """(mine weight, cell) of the next guesses a deeper look-ahead weighs: the
         ``width`` safest *living* cells that are not mines in every layout, safest first,
         at most one of them off the frontier (the cells there are alike to the engine)."""
-        found = self._open_and_living
+        found = self._guessable
         if found is None:
             return []
-        far = off_frontier(self.board.grid).reshape(-1)
-        chosen: list[tuple[int, int]] = []
-        seen_far = False
-        for weight, cell in found[1]:
-            if far[cell]:
-                if seen_far:
-                    continue
-                seen_far = True
-            chosen.append((weight, cell))
-            if len(chosen) == width:
-                break
-        return chosen
+        living = np.flatnonzero(found.living)
+        far = off_frontier(self.board.grid).reshape(-1)[found.cells[living]]
+        chosen = living[~far | (np.cumsum(far) == 1)][:width]  # the first far cell only
+        return [(found.weight(k), int(found.cells[k])) for k in chosen.tolist()]
 
     def living_clears(self) -> int:
         """The living covered cells proven safe (JSMinesweeper's *living clears*)."""
-        found = self._open_and_living
-        return 0 if found is None else sum(1 for w, _ in found[1] if w == 0)
+        found = self._guessable
+        if found is None or not found.weights or found.weights[0] != 0:
+            return 0
+        return int(np.count_nonzero(found.living & (found.ranks == 0)))
+
+
+@dataclass(frozen=True)
+class Guessable:
+    """The covered cells of a position that are not mines in every layout, safest
+    first (then the lowest cell), as ranks of the position's distinct weights."""
+
+    weights: list[int]
+    """The distinct exact mine weights, ascending."""
+    ranks: np.ndarray
+    """Per cell, its weight's index in :attr:`weights`."""
+    cells: np.ndarray
+    """The flat cells."""
+    living: np.ndarray
+    """Per cell, whether it lives (a neighbour of it is undecided)."""
+
+    def weight(self, k: int) -> int:
+        """The exact mine weight of the ``k``-th cell."""
+        return self.weights[int(self.ranks[k])]
 
 
 def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome]:

@@ -28,10 +28,10 @@ import numpy as np
 
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
-from minesweep_env.errors import InconsistentBoardError
-from minesweep_env.solver.probability import Weights, count_position
+from minesweep_env.solver.probability import Weights
 
 from ..big_counts import times
+from ..progress import exact_trial_weights
 from .candidates import off_frontier
 
 MAX_ENABLERS = 3
@@ -54,10 +54,9 @@ def tally_layouts(board: Board, mines: list[int], safe: tuple[int, ...], cache: 
     flat = trial.grid.reshape(-1)
     flat[mines] = FLAGGED
     flat[list(safe)] = KNOWN_SAFE
-    try:
-        return count_position(trial, cache=cache, any_count=True).layouts
-    except InconsistentBoardError:
-        return 0
+    # The compiled count's exact layouts when it has them (the same integer), else the engine's.
+    weights = exact_trial_weights(trial, cache)
+    return 0 if weights is None else weights.layouts
 
 
 def shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Shape]]:
