@@ -11,6 +11,7 @@ answers ``None`` (or NaN) where the exact engine must count instead (see
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -191,14 +192,30 @@ def _remainder_basis(primes: tuple[int, ...]) -> tuple[int, np.ndarray]:
     return product, np.array(basis, dtype=object)
 
 
-def exact_weights(board: Board) -> Weights | None:
-    """:func:`~minesweep_env.solver.probability.engine.count_position`'s weights of
-    ``board`` (the same layouts and the same mine weight of every cell), from the compiled
-    count's residues, or ``None`` to ask the exact engine (see
-    :func:`.weights_compiled.weight_residues_into`).
+@dataclass(frozen=True)
+class _Residues:
+    """The compiled count of a board, modulo a few primes (see :func:`_count_residues`)."""
 
-    ``component_sizes`` lists the same components, perhaps in another order.
-    """
+    grid: np.ndarray
+    total: int
+    residues: np.ndarray
+    """Per group (then the known-safe cells' row and the layouts' row), per prime."""
+    group_count: int
+    primes: tuple[int, ...]
+    """The primes the weights need (their product exceeds every weight)."""
+    sizes: np.ndarray
+    groups: np.ndarray
+
+    def values(self, rows: slice) -> list[int]:
+        """The exact integers of ``rows`` of :attr:`residues` (Chinese remainders)."""
+        product, basis = _remainder_basis(self.primes)
+        needed = len(self.primes)
+        return [int(v) % product for v in self.residues[rows, :needed].astype(object) @ basis]
+
+
+def _count_residues(board: Board) -> _Residues | None:
+    """The compiled count's residues of ``board``, or ``None`` to ask the exact engine
+    (no mine total, or a position the kernel leaves to it)."""
     total = board.total_mines
     if total is None:
         return None
@@ -212,24 +229,55 @@ def exact_weights(board: Board) -> Weights | None:
     )
     if group_count < 0:
         return None
-    product, basis = _remainder_basis(tuple(primes[:needed].tolist()))
-    values = [int(v) % product for v in residues[: group_count + 2, :needed].astype(object) @ basis]
+    used = tuple(primes[:needed].tolist())
+    return _Residues(grid, int(total), residues, group_count, used, sizes, groups)
+
+
+def exact_layouts(board: Board) -> int | None:
+    """:func:`exact_weights`' layouts alone (``None`` likewise), without rebuilding
+    every group's weight: the count a 50/50 tally needs."""
+    found = _count_residues(board)
+    if found is None:
+        return None
+    last = found.group_count + 1
+    return found.values(slice(last, last + 1))[0] or None
+
+
+def exact_weights(board: Board) -> Weights | None:
+    """:func:`~minesweep_env.solver.probability.engine.count_position`'s weights of
+    ``board`` (the same layouts and the same mine weight of every cell), from the compiled
+    count's residues, or ``None`` to ask the exact engine (see
+    :func:`.weights_compiled.weight_residues_into`).
+
+    ``component_sizes`` lists the same components, perhaps in another order.
+    """
+    found = _count_residues(board)
+    if found is None:
+        return None
+    values = found.values(slice(0, found.group_count + 2))
     layouts = values[-1]
     if not layouts:
         return None  # no layout: the exact engine says which number fails
+    groups = found.groups
     cells = np.flatnonzero(groups >= 0)
     mine_weight: dict[int, int | None] = dict.fromkeys(
         np.flatnonzero(groups == KNOWN_SAFE_GROUP).tolist(), 0
     )
     weights = map(values.__getitem__, groups[cells].tolist())
     mine_weight.update(zip(cells.tolist(), weights, strict=True))
-    flags = int(np.count_nonzero(grid == FLAGGED))
-    sizes_found = tuple(sizes[sizes > 0].tolist())
-    return Weights(layouts, mine_weight, sizes_found, int(total) - flags)
+    flags = int(np.count_nonzero(found.grid == FLAGGED))
+    sizes_found = tuple(found.sizes[found.sizes > 0].tolist())
+    return Weights(layouts, mine_weight, sizes_found, found.total - flags)
 
 
 if compiled.loaded():  # imported by its owners once the cache is ready: load on first call
     load_on_first_call(globals(), KERNELS)
 
 
-__all__ = ["exact_weights", "group_probabilities", "trial_weights", "weight_classes"]
+__all__ = [
+    "exact_layouts",
+    "exact_weights",
+    "group_probabilities",
+    "trial_weights",
+    "weight_classes",
+]

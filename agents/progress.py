@@ -108,6 +108,20 @@ def exact_trial_weights(trial: Board, cache: dict | None) -> Weights | None:
     return weights
 
 
+def exact_trial_layouts(trial: Board, cache: dict | None) -> int:
+    """The exact layouts of a trial position (0 when no layout fits): the same integer
+    as :func:`exact_trial_weights`' ``layouts``, without each cell's weight when the
+    compiled count has it."""
+    if trial.grid.size <= FLOAT_CELLS and ready():
+        from .float_weights import exact_layouts
+
+        layouts = exact_layouts(trial)
+        if layouts is not None:
+            return layouts
+    weights = exact_trial_weights(trial, cache)
+    return 0 if weights is None else weights.layouts
+
+
 def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:
     """The exact layouts of a trial position and whether a covered cell is safe in
     all of them (progress), or ``None`` when no layout fits."""

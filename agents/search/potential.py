@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE
 from minesweep_env.solver.probability import Weights
 
 from ..big_counts import times
-from ..progress import exact_trial_weights
+from ..progress import exact_trial_layouts
 from .candidates import off_frontier
 
 MAX_ENABLERS = 3
@@ -54,15 +55,20 @@ def tally_layouts(board: Board, mines: list[int], safe: tuple[int, ...], cache: 
     flat = trial.grid.reshape(-1)
     flat[mines] = FLAGGED
     flat[list(safe)] = KNOWN_SAFE
-    # The compiled count's exact layouts when it has them (the same integer), else the engine's.
-    weights = exact_trial_weights(trial, cache)
-    return 0 if weights is None else weights.layouts
+    return exact_trial_layouts(trial, cache)
 
 
-def shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Shape]]:
+@lru_cache(maxsize=1 << 16)
+def shapes_holding(width: int, height: int, cell: int) -> tuple[tuple[str, Shape], ...]:
     """The pairs and 2x2 boxes on a ``width`` x ``height`` board that hold ``cell``,
     each as (``"pair"`` or ``"box"``, its :data:`Shape`); outside cells beyond the
-    board's edge are left out (nothing there can tell the halves apart)."""
+    board's edge are left out (nothing there can tell the halves apart). Kept per
+    board size and cell: the scans ask for the same shapes move after move."""
+    return tuple(_shapes_holding(width, height, cell))
+
+
+def _shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Shape]]:
+    """:func:`shapes_holding`, one shape at a time."""
     y, x = divmod(cell, width)
 
     def inside(cx: int, cy: int) -> bool:
@@ -184,21 +190,24 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
     flat = board.grid.reshape(-1)
     layouts = weights.layouts
     mine = weights.mine_weight
-    far = off_frontier(board.grid).reshape(-1)
+    far = off_frontier(board.grid).reshape(-1).tolist()
+    share = times(SCAN_SHARE, layouts)
     # Cells off the frontier are alike to the engine: a shape all of whose cells and
     # enablers lie there has a count that depends only on how many are mines and safe.
     alike: dict[tuple[int, int], int] = {}
 
-    def hidden(c: int) -> bool:
-        return flat[c] == COVERED and mine.get(c) != layouts
+    # Per flat cell as plain lists (the loop below reads single cells, many times).
+    covered = (flat == COVERED).tolist()
+    hidden = [covered[c] and mine.get(c) != layouts for c in range(flat.size)]
+    probed = ((flat >= 0) | (flat == KNOWN_SAFE)).tolist()
 
     for cell in _anchors(board, weights).tolist():
         for kind, (mines, safe, outside) in shapes_holding(board.width, board.height, cell):
-            if mines[0] != cell or not all(hidden(c) for c in mines + safe):
+            if mines[0] != cell or not all(hidden[c] for c in mines + safe):
                 continue  # each shape once, from its first mine
-            if any(flat[c] >= 0 or flat[c] == KNOWN_SAFE for c in outside):
+            if any(probed[c] for c in outside):
                 continue
-            enablers = [c for c in outside if hidden(c)]
+            enablers = [c for c in outside if hidden[c]]
             if len(enablers) > SCAN_ENABLERS[kind] or len(enablers) + len(mines) > (
                 weights.mines_left
             ):
@@ -212,7 +221,7 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
             else:
                 tally = tally_layouts(board, fixed, safe, cache)
             horizontal = kind == "pair" and safe[0] == cell + 1
-            if tally * (2 if horizontal else 1) <= times(SCAN_SHARE, layouts):
+            if tally * (2 if horizontal else 1) <= share:
                 continue
             for c in enablers:
                 found.enablers[c] = found.enablers.get(c, 0) + tally
