@@ -37,6 +37,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain
 
+import numpy as np
+
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
@@ -84,23 +86,45 @@ def shapes(width: int, height: int) -> tuple[Shape, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=8)
+def _shape_cells(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`shapes` as two index arrays, one row per shape: its inside cells and its
+    outside cells that see the halves differently, padded with the board's size (a
+    slot that passes both tests)."""
+    found = shapes(width, height)
+    size = width * height
+    inside = np.full((len(found), 4), size, np.int64)
+    differ = np.full((len(found), max((len(d) for *_, d in found), default=0)), size, np.int64)
+    for row, (p, q, outside) in enumerate(found):
+        inside[row, : len(p + q)] = p + q
+        differ[row, : len(outside)] = outside
+    return inside, differ
+
+
 def twins(board: Board, weights: Weights) -> Iterator[Twin]:
     """The pairs, then the boxes, of undecided cells that no cell outside can tell
-    apart (the cheap test, before any count)."""
-    grid = board.grid.reshape(-1).tolist()
+    apart (the cheap test, before any count), tested on whole arrays at once."""
+    grid = board.grid.reshape(-1)
     layouts = weights.layouts
     mine = weights.mine_weight
-
-    def undecided(cell: int) -> bool:
-        weight = mine.get(cell)
-        return grid[cell] == COVERED and weight is not None and 0 < weight < layouts
-
-    def known_mine(cell: int) -> bool:
-        return grid[cell] == FLAGGED or (grid[cell] == COVERED and mine.get(cell) == layouts)
-
-    for p, q, differ in shapes(board.width, board.height):
-        if all(known_mine(o) for o in differ) and all(undecided(c) for c in p + q):
-            yield p, q
+    cells = np.fromiter(mine, np.int64, len(mine))
+    values = list(mine.values())
+    # One extra slot, the padding of _shape_cells, is both undecided and a known mine.
+    undecided = np.ones(grid.size + 1, bool)
+    known_mine = np.ones(grid.size + 1, bool)
+    undecided[: grid.size] = False
+    undecided[cells[[w is not None and 0 < w < layouts for w in values]]] = True
+    undecided[: grid.size] &= grid == COVERED
+    known_mine[: grid.size] = False
+    known_mine[cells[[w == layouts for w in values]]] = True
+    known_mine[: grid.size] &= grid == COVERED
+    known_mine[: grid.size] |= grid == FLAGGED
+    inside, differ = _shape_cells(board.width, board.height)
+    fits = known_mine[differ].all(axis=1) & undecided[inside].all(axis=1)
+    found = shapes(board.width, board.height)
+    for row in np.flatnonzero(fits).tolist():
+        p, q, _ = found[row]
+        yield p, q
 
 
 def _only_with(board: Board, cell: int, p: tuple[int, ...], q: tuple[int, ...], cache) -> bool:
