@@ -23,6 +23,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from itertools import combinations
 
+import numpy as np
+
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, KNOWN_SAFE, neighbour_table
 
@@ -138,6 +140,13 @@ class Endgame:
     a sure win, is given up early with an upper bound instead of a value. Only
     exact values are memoised as such; bounds are kept apart.
 
+    A set of layouts is one int, bit ``i`` standing for the ``i``-th layout of
+    :attr:`Layouts.masks`; per cell, the layouts where it is a mine and, per number,
+    those where it is safe and shows that number are such sets too. Splitting a set
+    by what a cell shows is then a few ANDs, whatever the number of layouts. A group
+    of layouts is always valued in the order of its lowest layout, as the layouts
+    are listed, so the sums (and the values) do not depend on this representation.
+
     :param budget: the most work (layouts times cells scanned, summed over the
         states searched) before giving up with :class:`TooMuchWork`; a count, not
         a clock, so the same position always gets the same answer. ``None``: no limit.
@@ -147,9 +156,11 @@ class Endgame:
         self.layouts = layouts
         self.budget = budget
         self.work = 0
-        self._memo: dict[frozenset[int], float] = {}
-        self._upper: dict[frozenset[int], float] = {}
-        self.everything = (1 << len(layouts.cells)) - 1
+        self._memo: dict[int, float] = {}
+        self._upper: dict[int, float] = {}
+        self._index = {mask: i for i, mask in enumerate(layouts.masks)}
+        self._mines, self._shows = _layout_sets(layouts)
+        self._cells = (1 << len(layouts.cells)) - 1
 
     def best_probe(self) -> tuple[int, float]:
         """The flat index of the best probe and the win probability it gives.
@@ -158,15 +169,15 @@ class Endgame:
 
         :raises TooMuchWork: past the budget.
         """
-        masks = self.layouts.masks
+        every = (1 << len(self.layouts.masks)) - 1
         best_cell, best_value = -1, -1.0
-        for bit, safe in self._by_safety(masks):
+        for bit, safe in self._by_safety(every):
             if safe <= best_value:
                 break
             cell = self.layouts.cells[bit]
             # Only a value beating the best (or tying it from a lower cell) matters.
             need = best_value - TIE if cell < best_cell else best_value + TIE
-            value, exact = self._probe(masks, bit, need)
+            value, exact = self._probe(every, bit, need, 1 << bit)
             if not exact or value <= need:
                 continue
             if value > best_value + TIE or (abs(value - best_value) <= TIE and cell < best_cell):
@@ -176,47 +187,59 @@ class Endgame:
     def win_probability(self, masks: list[int]) -> float:
         """The win probability of a set of layouts, the auto-solver having opened
         what it proves."""
-        return self._value(masks, -1.0)[0]
+        return self._value(self._set_of(masks), -1.0)[0]
 
     def probe_value(self, masks: list[int], bit: int) -> float:
         """P(win) when probing the cell of ``bit`` now and playing on perfectly."""
-        return self._probe(masks, bit, -1.0)[0]
+        return self._probe(self._set_of(masks), bit, -1.0)[0]
 
-    def _value(self, masks: list[int], need: float) -> tuple[float, bool]:
-        """The win probability of ``masks`` and ``True``, or, when it is at most
-        ``need``, possibly only an upper bound (at most ``need``) and ``False``."""
-        key = frozenset(masks)
-        known = self._memo.get(key)
+    def _set_of(self, masks: list[int]) -> int:
+        """The set of these layouts (masks of :attr:`Layouts.masks`)."""
+        found = 0
+        for mask in masks:
+            found |= 1 << self._index[mask]
+        return found
+
+    def _value(self, layouts: int, need: float, decided: int = 0) -> tuple[float, bool]:
+        """The win probability of the set ``layouts`` and ``True``, or, when it is at
+        most ``need``, possibly only an upper bound (at most ``need``) and ``False``.
+
+        :param decided: bits of cells known to be alike in all these layouts (a mine in
+            all, or safe in all and showing one number): what the search has already
+            split on, so the auto-solver's numbers need not be looked at again there.
+        """
+        known = self._memo.get(layouts)
         if known is not None:
             return known, True
-        bound = self._upper.get(key)
+        bound = self._upper.get(layouts)
         if bound is not None and bound <= need:
             return bound, False
-        if len(masks) == 1:
+        size = layouts.bit_count()
+        if size == 1:
             return 1.0, True  # everything left is proven
-        classes = self._reveal(masks)
+        classes, decided = self._reveal(layouts, decided)
         if classes is not None:
-            value, exact = self._share(classes, len(masks), need)
-        elif len(masks) == 2:
+            value, exact = self._share(classes, size, need, decided)
+        elif size == 2:
             # Nothing safe tells them apart: probe a cell that is a mine in one.
             value, exact = 0.5, True
         else:
-            value, exact = self._best(masks, need)
+            value, exact = self._best(layouts, need, decided)
         if exact:
-            self._memo[key] = value
+            self._memo[layouts] = value
         else:
-            self._upper[key] = min(value, self._upper.get(key, 1.0))
+            self._upper[layouts] = min(value, self._upper.get(layouts, 1.0))
         return value, exact
 
-    def _best(self, masks: list[int], need: float) -> tuple[float, bool]:
+    def _best(self, layouts: int, need: float, decided: int) -> tuple[float, bool]:
         """The best probe's value (as :meth:`_value`)."""
         value, bound = 0.0, 0.0
-        for bit, safe in self._by_safety(masks):
+        for bit, safe in self._by_safety(layouts, decided):
             floor = max(value, need)
             if safe <= floor:
                 bound = max(bound, safe)  # no cell left can win more than it survives
                 break
-            found, exact = self._probe(masks, bit, floor)
+            found, exact = self._probe(layouts, bit, floor, decided | 1 << bit)
             if exact and found > floor:
                 value = found
             else:
@@ -225,71 +248,111 @@ class Endgame:
             return value, True  # every other cell wins at most max(value, need)
         return max(value, bound), False
 
-    def _probe(self, masks: list[int], bit: int, need: float) -> tuple[float, bool]:
-        """P(win) when probing the cell of ``bit`` now (as :meth:`_value`)."""
-        cell = self.layouts.cells[bit]
-        around = self.layouts.around[cell]
-        shows: dict[int, list[int]] = defaultdict(list)
-        for m in masks:
-            if not m >> bit & 1:
-                shows[(m & around).bit_count()].append(m)
-        return self._share(list(shows.values()), len(masks), need)
+    def _probe(self, layouts: int, bit: int, need: float, decided: int = 0) -> tuple[float, bool]:
+        """P(win) when probing the cell of ``bit`` now (as :meth:`_value`; ``decided``
+        holds for each group the probe leaves)."""
+        groups = [group for shown in self._shows[bit] if (group := layouts & shown)]
+        groups.sort(key=_lowest)
+        return self._share(groups, layouts.bit_count(), need, decided)
 
-    def _share(self, groups: list[list[int]], size: int, need: float) -> tuple[float, bool]:
+    def _share(
+        self, groups: list[int], size: int, need: float, decided: int
+    ) -> tuple[float, bool]:
         """The win probability over ``size`` layouts when ``groups`` of them are
         played on apart (the rest lost), as :meth:`_value`: each group is asked
         only for what the total needs, the groups not yet valued counted as won."""
         total = 0.0
-        rest = sum(len(g) for g in groups)
-        for group in groups:
-            rest -= len(group)
-            want = (need * size - total - rest) / len(group)
-            value, exact = self._value(group, want)
-            total += len(group) * value
+        counts = [group.bit_count() for group in groups]
+        rest = sum(counts)
+        for group, count in zip(groups, counts, strict=True):
+            rest -= count
+            want = (need * size - total - rest) / count
+            value, exact = self._value(group, want, decided)
+            total += count * value
             if not exact:
                 return (total + rest) / size, False
         return total / size, True
 
-    def _by_safety(self, masks: list[int]) -> list[tuple[int, float]]:
-        """Undecided bits with their safety, safest first (then lowest bit)."""
-        size = len(masks)
+    def _by_safety(self, layouts: int, decided: int = 0) -> list[tuple[int, float]]:
+        """Undecided bits with their safety, safest first (then lowest bit); the
+        ``decided`` ones (see :meth:`_value`) are not looked at."""
+        size = layouts.bit_count()
         self.work += size * len(self.layouts.cells)
         if self.budget is not None and self.work > self.budget:
             raise TooMuchWork
-        union, common = 0, -1
-        for m in masks:
-            union |= m
-            common &= m
-        # Only a bit that is a mine in some layouts and not in others is undecided.
-        undecided = union & ~common
         counts = []
-        while undecided:
-            low = undecided & -undecided
-            undecided ^= low
-            counts.append((sum(1 for m in masks if m & low), low.bit_length() - 1))
+        for bit in _bits(self._cells & ~decided):
+            mines = (layouts & self._mines[bit]).bit_count()
+            if 0 < mines < size:
+                counts.append((mines, bit))
         counts.sort()
         return [(bit, 1.0 - mines / size) for mines, bit in counts]
 
-    def _reveal(self, masks: list[int]) -> list[list[int]] | None:
-        """The classes of layouts told apart by the numbers the auto-solver opens,
-        or ``None`` when every cell it opens shows the same number in all of them."""
-        union = 0
-        for m in masks:
-            union |= m
-        safe = self.everything & ~union
-        cells = self.layouts.cells
-        # What each safe cell can show is its mined neighbours among the layouts' cells;
-        # cells seeing the same of them split the layouts alike, so one of each will do.
-        arounds = list(
-            {
-                seen
-                for k in range(len(cells))
-                if safe >> k & 1 and (seen := self.layouts.around[cells[k]] & union)
-            }
+    def _reveal(self, layouts: int, decided: int) -> tuple[list[int] | None, int]:
+        """The classes of layouts told apart by the numbers the auto-solver opens (or
+        ``None`` when every cell it opens shows the same number in all of them), and
+        ``decided`` (see :meth:`_value`) with every cell now a mine in all or safe in all."""
+        classes = [layouts]
+        for bit in _bits(self._cells & ~decided):
+            mines = layouts & self._mines[bit]
+            if mines and mines != layouts:
+                continue  # undecided: the auto-solver leaves it
+            decided |= 1 << bit
+            shows = self._shows[bit]
+            if mines or len(shows) < 2:
+                continue  # a mine in all, or a cell that always shows the same number
+            split: list[int] = []
+            for part in classes:
+                split.extend(group for shown in shows if (group := part & shown))
+            classes = split
+        if len(classes) < 2:
+            return None, decided
+        classes.sort(key=_lowest)
+        return classes, decided
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def _lowest(layouts: int) -> int:
+    """The lowest layout of a set (the order groups are valued in)."""
+    return layouts & -layouts
+
+
+def _layout_sets(layouts: Layouts) -> tuple[list[int], list[list[int]]]:
+    """Per bit of :attr:`Layouts.cells`, the set of layouts with a mine there, and the
+    non-empty sets of layouts where it is safe and shows each number (see :class:`Endgame`)."""
+    size, count = len(layouts.cells), len(layouts.masks)
+    width = (size + 7) // 8
+    # Layouts x cells, one bool each: unpacked from the masks' bytes at once.
+    raw = b"".join(mask.to_bytes(width, "little") for mask in layouts.masks)
+    mined = np.unpackbits(
+        np.frombuffer(raw, np.uint8).reshape(count, width), axis=1, bitorder="little"
+    )[:, :size]
+    near = b"".join(layouts.around[cell].to_bytes(width, "little") for cell in layouts.cells)
+    around = np.unpackbits(
+        np.frombuffer(near, np.uint8).reshape(size, width), axis=1, bitorder="little"
+    )[:, :size]
+    # Per layout and cell, its mined neighbours (small counts: exact in a float product).
+    shown = (mined.astype(np.float64) @ around.T.astype(np.float64)).astype(np.int64)
+    safe = mined == 0
+
+    def as_set(column: np.ndarray) -> int:
+        return int.from_bytes(np.packbits(column, bitorder="little").tobytes(), "little")
+
+    mines = [as_set(mined[:, bit].astype(bool)) for bit in range(size)]
+    shows = []
+    for bit in range(size):
+        numbers = shown[:, bit]
+        shows.append(
+            [
+                as_set(safe[:, bit] & (numbers == n))
+                for n in np.unique(numbers[safe[:, bit]]).tolist()
+            ]
         )
-        if not arounds:
-            return None
-        split: dict[tuple[int, ...], list[int]] = defaultdict(list)
-        for m in masks:
-            split[tuple(map(int.bit_count, map(m.__and__, arounds)))].append(m)
-        return list(split.values()) if len(split) > 1 else None
+    return mines, shows
