@@ -24,8 +24,8 @@ from minesweep_env.core.cells import FLAGGED
 from minesweep_env.solver.probability.counting_constants import OK
 from minesweep_env.solver.weights import Weights
 
+from .grouped_count import GroupedCount
 from .weights_compiled import (
-    KNOWN_SAFE_GROUP,
     PRIME_BITS,
     group_probabilities_into,
     trial_weights_into,
@@ -199,7 +199,7 @@ class _Residues:
     grid: np.ndarray
     total: int
     residues: np.ndarray
-    """Per group (then the known-safe cells' row and the layouts' row), per prime."""
+    """Per frontier group, then the off-frontier cells' group and the layouts, per prime."""
     group_count: int
     primes: tuple[int, ...]
     """The primes the weights need (their product exceeds every weight)."""
@@ -243,6 +243,22 @@ def exact_layouts(board: Board) -> int | None:
     return found.values(slice(last, last + 1))[0] or None
 
 
+def exact_groups(board: Board) -> GroupedCount | None:
+    """:func:`exact_weights` by groups of cells (see :class:`GroupedCount`), ``None`` likewise."""
+    found = _count_residues(board)
+    if found is None:
+        return None
+    values = found.values(slice(0, found.group_count + 2))
+    layouts = values[-1]
+    if not layouts:
+        return None  # no layout: the exact engine says which number fails
+    flags = int(np.count_nonzero(found.grid == FLAGGED))
+    sizes_found = tuple(found.sizes[found.sizes > 0].tolist())
+    return GroupedCount(
+        layouts, values[:-1], found.groups, sizes_found, found.total - flags
+    )
+
+
 def exact_weights(board: Board) -> Weights | None:
     """:func:`~minesweep_env.solver.probability.engine.count_position`'s weights of
     ``board`` (the same layouts and the same mine weight of every cell), from the compiled
@@ -251,23 +267,8 @@ def exact_weights(board: Board) -> Weights | None:
 
     ``component_sizes`` lists the same components, perhaps in another order.
     """
-    found = _count_residues(board)
-    if found is None:
-        return None
-    values = found.values(slice(0, found.group_count + 2))
-    layouts = values[-1]
-    if not layouts:
-        return None  # no layout: the exact engine says which number fails
-    groups = found.groups
-    cells = np.flatnonzero(groups >= 0)
-    mine_weight: dict[int, int | None] = dict.fromkeys(
-        np.flatnonzero(groups == KNOWN_SAFE_GROUP).tolist(), 0
-    )
-    weights = map(values.__getitem__, groups[cells].tolist())
-    mine_weight.update(zip(cells.tolist(), weights, strict=True))
-    flags = int(np.count_nonzero(found.grid == FLAGGED))
-    sizes_found = tuple(found.sizes[found.sizes > 0].tolist())
-    return Weights(layouts, mine_weight, sizes_found, found.total - flags)
+    found = exact_groups(board)
+    return None if found is None else found.weights()
 
 
 if compiled.loaded():  # imported by its owners once the cache is ready: load on first call
@@ -275,6 +276,8 @@ if compiled.loaded():  # imported by its owners once the cache is ready: load on
 
 
 __all__ = [
+    "GroupedCount",
+    "exact_groups",
     "exact_layouts",
     "exact_weights",
     "group_probabilities",

@@ -43,6 +43,8 @@ from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.errors import InconsistentBoardError
 from minesweep_env.solver.probability import Weights, count_position
 
+from .grouped_count import GroupedCount
+
 FastPath = Callable[[Board, "int | None"], "np.ndarray | None"]
 """:func:`~minesweep_env.solver.probability.engine_compiled.fast_mine_probabilities`' shape."""
 
@@ -92,20 +94,25 @@ def trials(board: Board, cell: int) -> list[Board]:
     return found
 
 
+def exact_trial_count(trial: Board, cache: dict | None) -> Weights | GroupedCount | None:
+    """The exact count of a trial position, or ``None`` when no layout fits: the compiled
+    count's groups when it has them (the same integers), else the engine's weights."""
+    if trial.grid.size <= FLOAT_CELLS and ready():
+        from .float_weights import exact_groups
+
+        grouped = exact_groups(trial)
+        if grouped is not None:
+            return grouped
+    try:
+        return count_position(trial, cache=cache, any_count=True)
+    except InconsistentBoardError:
+        return None
+
+
 def exact_trial_weights(trial: Board, cache: dict | None) -> Weights | None:
     """The exact engine's weights of a trial position, or ``None`` when no layout fits."""
-    # The compiled count's exact weights when it has them (the same integers), else the engine's.
-    weights = None
-    if trial.grid.size <= FLOAT_CELLS and ready():
-        from .float_weights import exact_weights
-
-        weights = exact_weights(trial)
-    if weights is None:
-        try:
-            weights = count_position(trial, cache=cache, any_count=True)
-        except InconsistentBoardError:
-            return None
-    return weights
+    count = exact_trial_count(trial, cache)
+    return count.weights() if isinstance(count, GroupedCount) else count
 
 
 def exact_trial_layouts(trial: Board, cache: dict | None) -> int:

@@ -55,9 +55,7 @@ from minesweep_env.solver.probability.counting_constants import (
 )
 from minesweep_env.solver.probability.counting_passes_compiled import _count_component
 
-KNOWN_SAFE_GROUP = -2
-"""The group written on known-safe cells (weight 0 in every layout); -1 on the rest
-of the cells that are not covered."""
+from .grouped_count import KNOWN_SAFE_GROUP
 
 
 @njit(cache=True)

@@ -39,7 +39,8 @@ from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
 from minesweep_env.solver.probability import Weights
 
 from ..big_counts import scaled_ratio
-from ..progress import FLOAT_CELLS, exact_trial_weights, number_range
+from ..grouped_count import KNOWN_SAFE_GROUP, GroupedCount
+from ..progress import FLOAT_CELLS, exact_trial_count, number_range
 from .candidates import off_frontier
 from .potential import potential
 
@@ -51,9 +52,21 @@ class Outcome:
     number: int
     board: Board
     """The position with the cell showing ``number`` (before the auto-solver)."""
-    weights: Weights
-    """The engine's exact weights of that position: ``layouts`` is how many of
-    the original position's layouts have the cell safe and showing ``number``."""
+    count: Weights | GroupedCount
+    """The exact count of that position: the engine's weights, or the compiled count's
+    groups (read as weights only when asked, :attr:`weights`)."""
+
+    @cached_property
+    def weights(self) -> Weights:
+        """The engine's exact weights of that position: ``layouts`` is how many of
+        the original position's layouts have the cell safe and showing ``number``."""
+        count = self.count
+        return count.weights() if isinstance(count, GroupedCount) else count
+
+    @property
+    def layouts(self) -> int:
+        """The position's layouts (:attr:`weights`' ``layouts``)."""
+        return self.count.layouts
 
     @cached_property
     def _ranked(self) -> tuple[list[int], np.ndarray, np.ndarray]:
@@ -62,6 +75,8 @@ class Outcome:
 
         The weights are exact, often beyond a float, but few of them differ, so the
         cells are sorted and tested as ranks rather than one big integer at a time."""
+        if isinstance(self.count, GroupedCount):
+            return self._ranked_groups(self.count)
         mine = self.weights.mine_weight
         distinct = sorted(set(mine.values()) - {None})
         rank: dict[int | None, int] = dict(zip(distinct, range(len(distinct)), strict=True))
@@ -71,13 +86,30 @@ class Outcome:
         covered = self.board.grid.reshape(-1)[cells] == COVERED
         return distinct, ranks[covered], cells[covered]
 
+    def _ranked_groups(self, count: GroupedCount) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """:attr:`_ranked` from the compiled count's groups: the same weights per cell,
+        ranked once per group."""
+        groups = count.groups
+        covered = self.board.grid.reshape(-1) == COVERED
+        cells = np.flatnonzero(covered & ((groups >= 0) | (groups == KNOWN_SAFE_GROUP)))
+        of_cells = groups[cells]
+        # Known-safe cells weigh 0: one more group at the end of the values.
+        of_cells = np.where(of_cells == KNOWN_SAFE_GROUP, len(count.values), of_cells)
+        values = [*count.values, 0]
+        present = np.unique(of_cells).tolist()
+        distinct = sorted({values[g] for g in present})
+        rank = dict(zip(distinct, range(len(distinct)), strict=True))
+        group_rank = np.zeros(len(values), np.int64)
+        group_rank[present] = [rank[values[g]] for g in present]
+        return distinct, group_rank[of_cells], cells
+
     @cached_property
     def _undecided_ranks(self) -> tuple[int, int]:
         """The ranks ``[low, high)`` of :attr:`_ranked` whose weights lie strictly between
         0 and the layouts (a cell ranked ``len(distinct)``, with no weight, is undecided too)."""
         distinct = self._ranked[0]
         low = 1 if distinct and distinct[0] == 0 else 0
-        high = len(distinct) - (1 if distinct and distinct[-1] == self.weights.layouts else 0)
+        high = len(distinct) - (1 if distinct and distinct[-1] == self.layouts else 0)
         return low, high
 
     @cached_property
@@ -95,7 +127,7 @@ class Outcome:
         """The safety of the least likely mine among the covered cells (1.0 on progress)."""
         if self.progress:
             return 1.0
-        layouts = self.weights.layouts
+        layouts = self.layouts
         known = [w for w in self.weights.mine_weight.values() if w is not None and w != layouts]
         if not known:  # no total known and no frontier left: nothing to go on
             return 0.5
@@ -109,7 +141,7 @@ class Outcome:
         lives): a dead cell's guess only postpones the one that informs.
         """
         flat = self.board.grid.reshape(-1)
-        layouts = self.weights.layouts
+        layouts = self.layouts
         mine = self.weights.mine_weight
         table = neighbour_table(self.board.width, self.board.height)
 
@@ -167,7 +199,7 @@ class Outcome:
             if not found.cells.size:  # no total known and no frontier left: nothing to go on
                 return 0.5
             living = [0, 0]
-        layouts = self.weights.layouts
+        layouts = self.layouts
         best = 1.0 - found.weight(living[0]) / layouts
         second = 1.0 - found.weight(living[1]) / layouts if len(living) > 1 else 0.0
         return (4 * best + second) / 5
@@ -194,6 +226,13 @@ class Outcome:
         far = off_frontier(self.board.grid).reshape(-1)[found.cells[living]]
         chosen = living[~far | (np.cumsum(far) == 1)][:width]  # the first far cell only
         return [(found.weight(k), int(found.cells[k])) for k in chosen.tolist()]
+
+    def safe_cells(self) -> set[int]:
+        """The covered cells safe in every layout of the position."""
+        distinct, ranks, cells = self._ranked
+        if not distinct or distinct[0] != 0:
+            return set()
+        return set(cells[ranks == 0].tolist())
 
     def living_clears(self) -> int:
         """The living covered cells proven safe (JSMinesweeper's *living clears*)."""
@@ -234,9 +273,9 @@ def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome
     for number in number_range(board, cell):
         trial = board.copy()
         trial.grid.reshape(-1)[cell] = number
-        weights = exact_trial_weights(trial, cache)
-        if weights is not None:  # else the cell cannot show this number here
-            found.append(Outcome(number, trial, weights))
+        count = exact_trial_count(trial, cache)
+        if count is not None:  # else the cell cannot show this number here
+            found.append(Outcome(number, trial, count))
     return found
 
 
@@ -297,10 +336,10 @@ def assess(
     mine = weights.mine_weight[cell]
     safety = 1.0 - (mine or 0) / weights.layouts
     found = outcomes(board, cell, cache)
-    safe_layouts = sum(o.weights.layouts for o in found)
+    safe_layouts = sum(o.layouts for o in found)
     if not safe_layouts:
         return Assessment(cell, 0.0, 0.0, 0.0)
-    progress = sum(o.weights.layouts for o in found if o.progress) / safe_layouts
+    progress = sum(o.layouts for o in found if o.progress) / safe_layouts
     clears = common_clears(board, cell, found)
     if depth <= 1:
         return Assessment(cell, safety, progress, safety, clears, len(found))
@@ -309,7 +348,7 @@ def assess(
     if secondary and deep_secondary:
         total, expected = 0.0, 0.0
         for outcome in found:
-            share = outcome.weights.layouts / weights.layouts
+            share = outcome.layouts / weights.layouts
             expected += share * outcome.living_clears()
             if outcome.must_guess:
                 value = next_guess_value(outcome, depth - 1, cache, width_at, fast, fifty)
@@ -321,7 +360,7 @@ def assess(
         )
     total = 0.0
     for outcome in found:
-        share = outcome.weights.layouts / weights.layouts
+        share = outcome.layouts / weights.layouts
         if depth == 2 or outcome.progress:
             total += share * outcome.best_safety()
         else:
@@ -341,7 +380,7 @@ def _secondary(
     :meth:`Outcome.secondary_safety`, and the expected living clears."""
     total, expected = 0.0, 0.0
     for outcome in found:
-        share = outcome.weights.layouts / weights.layouts
+        share = outcome.layouts / weights.layouts
         total += share * outcome.secondary_safety()
         expected += share * outcome.living_clears()
     return Assessment(cell, safety, progress, total, clears, len(found), expected_clears=expected)
@@ -354,11 +393,10 @@ def common_clears(board: Board, cell: int, found: list[Outcome]) -> tuple[int, .
     first loses nothing: where ``cell`` is safe both get opened either way, and
     where ``cell`` is a mine it may still be safe (see :mod:`.agent`'s dominance).
     """
-    flat = board.grid.reshape(-1)
     common: set[int] | None = None
     for outcome in found:
-        mine = outcome.weights.mine_weight
-        safe = {c for c, w in mine.items() if w == 0 and c != cell and flat[c] == COVERED}
+        # The outcome's covered cells are the board's but ``cell``, now a number.
+        safe = outcome.safe_cells()
         common = safe if common is None else common & safe
         if not common:
             return ()
@@ -419,7 +457,7 @@ def next_guess_value(
     chosen = outcome.next_guesses(width)
     if not chosen:
         return outcome.secondary_safety()
-    value = compiled_secondary(outcome.board, chosen, outcome.weights.layouts, fifty) if (
+    value = compiled_secondary(outcome.board, chosen, outcome.layouts, fifty) if (
         fast and depth == 2
     ) else None
     if value is None:

@@ -168,6 +168,29 @@ def test_exact_weights_are_the_engines(case):
     assert sorted(found.component_sizes) == sorted(weights.component_sizes)
 
 
+@pytest.mark.parametrize("case", range(60))
+def test_exact_layouts_and_groups_are_the_engines(case):
+    board = _positions(60, 8)[case]
+    assert compiled.ready()  # tests load the compiled path (conftest)
+    from semiautomines_agents import float_weights
+
+    grouped = float_weights.exact_groups(board)
+    layouts = float_weights.exact_layouts(board)
+    try:
+        weights = count_position(board)
+    except InconsistentBoardError:
+        assert grouped is None and layouts is None
+        return
+    if grouped is None:
+        return
+    assert layouts == grouped.layouts == weights.layouts
+    assert grouped.weights().mine_weight == weights.mine_weight
+    counted = grouped.groups >= 0
+    # Every counted cell's group holds its weight.
+    for cell in np.flatnonzero(counted).tolist():
+        assert grouped.values[grouped.groups[cell]] == weights.mine_weight[cell]
+
+
 def test_exact_weights_on_expert_are_the_engines():
     """Weights of about 2**340, and an off-frontier count, as the engine counts them."""
     rows = ["?" * 30 for _ in range(16)]
