@@ -125,8 +125,10 @@ def exact_trial_layouts(trial: Board, cache: dict | None) -> int:
         layouts = exact_layouts(trial)
         if layouts is not None:
             return layouts
-    weights = exact_trial_weights(trial, cache)
-    return 0 if weights is None else weights.layouts
+    try:  # the engine's count (the compiled one deferred, or found no layout)
+        return count_position(trial, cache=cache, any_count=True).layouts
+    except InconsistentBoardError:
+        return 0
 
 
 def count_trial(trial: Board, cache: dict | None) -> tuple[int, bool] | None:

@@ -237,7 +237,7 @@ class Outcome:
     def living_clears(self) -> int:
         """The living covered cells proven safe (JSMinesweeper's *living clears*)."""
         found = self._guessable
-        if found is None or not found.weights or found.weights[0] != 0:
+        if found is None or not found.distinct or found.distinct[0] != 0:
             return 0
         return int(np.count_nonzero(found.living & (found.ranks == 0)))
 
@@ -247,10 +247,10 @@ class Guessable:
     """The covered cells of a position that are not mines in every layout, safest
     first (then the lowest cell), as ranks of the position's distinct weights."""
 
-    weights: list[int]
+    distinct: list[int]
     """The distinct exact mine weights, ascending."""
     ranks: np.ndarray
-    """Per cell, its weight's index in :attr:`weights`."""
+    """Per cell, its weight's index in :attr:`distinct`."""
     cells: np.ndarray
     """The flat cells."""
     living: np.ndarray
@@ -258,7 +258,7 @@ class Guessable:
 
     def weight(self, k: int) -> int:
         """The exact mine weight of the ``k``-th cell."""
-        return self.weights[int(self.ranks[k])]
+        return self.distinct[int(self.ranks[k])]
 
 
 def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome]:
@@ -340,7 +340,7 @@ def assess(
     if not safe_layouts:
         return Assessment(cell, 0.0, 0.0, 0.0)
     progress = sum(o.layouts for o in found if o.progress) / safe_layouts
-    clears = common_clears(board, cell, found)
+    clears = common_clears(cell, found)
     if depth <= 1:
         return Assessment(cell, safety, progress, safety, clears, len(found))
     if secondary and depth == 2:
@@ -386,8 +386,9 @@ def _secondary(
     return Assessment(cell, safety, progress, total, clears, len(found), expected_clears=expected)
 
 
-def common_clears(board: Board, cell: int, found: list[Outcome]) -> tuple[int, ...]:
-    """The covered cells other than ``cell`` that every outcome of probing it proves safe.
+def common_clears(cell: int, found: list[Outcome]) -> tuple[int, ...]:
+    """The covered cells other than ``cell`` that every outcome of probing it proves safe
+    (``found``: :func:`outcomes` of ``cell``).
 
     Such a cell is safe in every layout where ``cell`` is safe, so probing it
     first loses nothing: where ``cell`` is safe both get opened either way, and
