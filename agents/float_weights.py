@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numba import types
@@ -194,9 +194,12 @@ def _remainder_basis(primes: tuple[int, ...]) -> tuple[int, np.ndarray]:
 
 @dataclass(frozen=True)
 class _Residues:
-    """The compiled count of a board, modulo a few primes (see :func:`_count_residues`)."""
+    """The compiled count of a board, modulo a few primes (see :func:`_count_residues`).
 
-    grid: np.ndarray
+    Shared by every caller that counts the same position (see :func:`_count_residues`),
+    so its arrays are read-only."""
+
+    flags: int
     total: int
     residues: np.ndarray
     """Per frontier group, then the off-frontier cells' group and the layouts, per prime."""
@@ -209,28 +212,52 @@ class _Residues:
     def values(self, rows: slice) -> list[int]:
         """The exact integers of ``rows`` of :attr:`residues` (Chinese remainders)."""
         product, basis = _remainder_basis(self.primes)
-        needed = len(self.primes)
-        return [int(v) % product for v in self.residues[rows, :needed].astype(object) @ basis]
+        return [int(v) % product for v in self.residues[rows].astype(object) @ basis]
+
+    @cached_property
+    def every_value(self) -> list[int]:
+        """:meth:`values` of every row: each group's weight, then the layouts."""
+        return self.values(slice(0, self.group_count + 2))
+
+
+RESIDUE_CACHE = 256
+"""How many counted positions :func:`_count_residues` remembers. One move of ``search``
+counts each trial position up to three times (its look-ahead, its 50/50 factor and the
+board's scan) among a few hundred; older moves' positions do not come back."""
 
 
 def _count_residues(board: Board) -> _Residues | None:
     """The compiled count's residues of ``board``, or ``None`` to ask the exact engine
-    (no mine total, or a position the kernel leaves to it)."""
+    (no mine total, or a position the kernel leaves to it).
+
+    The answer depends on the grid and the mine total alone, so it is remembered
+    by those (:data:`RESIDUE_CACHE` positions)."""
     total = board.total_mines
     if total is None:
         return None
-    grid = np.require(board.grid, np.int8, ["C", "W"])
+    grid = np.require(board.grid, np.int8, ["C"])
+    return _count_grid(grid.tobytes(), grid.shape, int(total))
+
+
+@lru_cache(maxsize=RESIDUE_CACHE)
+def _count_grid(cells: bytes, shape: tuple[int, ...], total: int) -> _Residues | None:
+    """:func:`_count_residues` of the grid whose bytes are ``cells`` (int8, ``shape``)."""
+    grid = np.frombuffer(cells, np.int8).reshape(shape).copy()  # the kernel wants it writable
     primes, factorials, inverses = _residue_tables(grid.size)
     residues = np.empty((grid.size + 2, len(primes)), np.int64)
     sizes = np.zeros(grid.size, np.int64)  # every component has a cell: the rest stays 0
     groups = np.empty(grid.size, np.int64)
     group_count, needed = weight_residues_into(
-        grid, int(total), primes, factorials, inverses, residues, sizes, groups
+        grid, total, primes, factorials, inverses, residues, sizes, groups
     )
     if group_count < 0:
         return None
+    kept = residues[: group_count + 2, :needed].copy()  # the rows and primes in use
+    flags = int(np.count_nonzero(grid == FLAGGED))
+    for array in (kept, sizes, groups):
+        array.flags.writeable = False
     used = tuple(primes[:needed].tolist())
-    return _Residues(grid, int(total), residues, group_count, used, sizes, groups)
+    return _Residues(flags, total, kept, group_count, used, sizes, groups)
 
 
 def exact_layouts(board: Board) -> int | None:
@@ -239,6 +266,8 @@ def exact_layouts(board: Board) -> int | None:
     found = _count_residues(board)
     if found is None:
         return None
+    if "every_value" in found.__dict__:  # decoded already
+        return found.every_value[-1] or None
     last = found.group_count + 1
     return found.values(slice(last, last + 1))[0] or None
 
@@ -248,14 +277,13 @@ def exact_groups(board: Board) -> GroupedCount | None:
     found = _count_residues(board)
     if found is None:
         return None
-    values = found.values(slice(0, found.group_count + 2))
+    values = found.every_value
     layouts = values[-1]
     if not layouts:
         return None  # no layout: the exact engine says which number fails
-    flags = int(np.count_nonzero(found.grid == FLAGGED))
     sizes_found = tuple(found.sizes[found.sizes > 0].tolist())
     return GroupedCount(
-        layouts, values[:-1], found.groups, sizes_found, found.total - flags
+        layouts, values[:-1], found.groups, sizes_found, found.total - found.flags
     )
 
 

@@ -65,6 +65,7 @@ number proves safe.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -81,7 +82,7 @@ from ..settings import settings_from
 from .candidates import candidates, rank
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
-from .lookahead import Assessment, assess
+from .lookahead import Assessment, assess, assess_above
 from .opening import opening_cell
 from .potential import Scan, potential, scan
 from .settings import (
@@ -110,6 +111,10 @@ SETTLE_GAP = 1e-9
 within about 1e-12 of the exact survival: candidates scoring within this of the best
 are weighed again on exact counts, which choose among them. One further below
 cannot be the exact choice, so the agent chooses as on exact counts throughout."""
+
+CUT_MARGIN = 1e-9
+"""How far below the best score a candidate's bound must fall before its count is
+stopped (scores are rounded to 1e-12; their float sums err far less than this)."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +187,7 @@ class SearchAgent(Agent):
                 return opening
         board = minefield.board()
         # The auto-solver usually counted this very position last (``complete``).
-        return self.advise(board, valid, game.rule_set.known_weights(board)).cell
+        return self.advise(board, valid, game.rule_set.known_weights(board), every=False).cell
 
     def _first_click(self, minefield) -> int | None:
         """The first click: ``first_x``/``first_y``, else :func:`.opening.opening_cell`
@@ -192,12 +197,20 @@ class SearchAgent(Agent):
         return y * width + x if x < width and y < height else None
 
     def advise(
-        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+        self,
+        board: Board,
+        valid: np.ndarray | None = None,
+        weights: Weights | None = None,
+        *,
+        every: bool = True,
     ) -> Advice:
         """The probe this agent makes on ``board`` (any position, not only a game's), and why.
 
         :param valid: boolean per flat cell, the probes allowed (default: covered cells).
         :param weights: the exact engine's weights of ``board``, when the caller has them.
+        :param every: list every candidate weighed whole in the advice; ``False`` (the
+            agent's own moves) stops counting a candidate once it cannot win, and lists
+            only the candidates counted whole. The cell chosen is the same.
         :raises InconsistentBoardError: when no layout fits the position.
         :raises ValueError: when no cell may be probed.
         """
@@ -220,7 +233,7 @@ class SearchAgent(Agent):
         forced = forced_guess(board, weights, self._cache)
         if forced is not None and valid[forced]:
             return Advice(forced, "forced", 1.0 - mine[forced] / weights.layouts)
-        return self._search(board, weights, valid)
+        return self._search(board, weights, valid, every)
 
     def _endgame(self, board: Board, weights: Weights) -> Advice | None:
         if weights.mines_left is None or weights.layouts > self.endgame_layouts:
@@ -256,16 +269,24 @@ class SearchAgent(Agent):
             weights = count_position(board, cache=self._cache, any_count=True)
         if valid is None:
             valid = board.grid.reshape(-1) == COVERED
+        listed = self._listed(board, weights, valid, scanned)
+        depth = 2 if self._gapped else self.depth
+        return tuple(self._assess(board, weights, cell, depth=depth) for cell in listed)
+
+    def _listed(
+        self, board: Board, weights: Weights, valid: np.ndarray, scanned: Scan | None
+    ) -> list[int]:
+        """The candidates :meth:`weigh` weighs, in the greedy ranking (none when no
+        total is known and no frontier is left: nothing to weigh)."""
         listed = candidates(
             board.grid, weights, valid, self.margin, self.width, self.offset,
             self.offset_margin,
         )
         if any(weights.mine_weight.get(cell) is None for cell in listed):
-            return ()  # no total known and no frontier: nothing to weigh
+            return []
         if self.influenced and scanned is not None:
             listed += self._influenced_candidates(weights, valid, scanned, listed)
-        depth = 2 if self._gapped else self.depth
-        return tuple(self._assess(board, weights, cell, depth=depth) for cell in listed)
+        return listed
 
     def _influenced_candidates(
         self, weights: Weights, valid: np.ndarray, scanned: Scan, listed: list[int]
@@ -308,8 +329,12 @@ class SearchAgent(Agent):
             self.fifty,
         )
 
-    def _search(self, board: Board, weights: Weights, valid: np.ndarray) -> Advice:
+    def _search(
+        self, board: Board, weights: Weights, valid: np.ndarray, every: bool = True
+    ) -> Advice:
         scanned = scan(board, weights, self._cache) if self.enablers or self.influenced else None
+        if not every and self.depth == 2 and self.secondary:
+            return self._search_bounded(board, weights, valid, scanned)
         assessed = self.weigh(board, weights, valid, scanned)
         if not assessed:
             cell = candidates(
@@ -323,10 +348,7 @@ class SearchAgent(Agent):
         def score(assessment: Assessment) -> float:
             return round(self.score(assessment), 12)
 
-        def key(assessment: Assessment) -> tuple[float, float]:
-            clears = round(assessment.expected_clears, 12) if self.tie_clears else 0.0
-            return score(assessment), clears
-
+        key = self._key
         # max keeps the first of equal keys: the greedy ranking breaks ties.
         best = max(assessed, key=key)
         if self._gapped:
@@ -335,6 +357,49 @@ class SearchAgent(Agent):
             assessed = self._settle(board, weights, assessed, score(best), score)
             best = max(assessed, key=key)
         return Advice(best.cell, "search", best.safety, assessed)
+
+    def _search_bounded(
+        self, board: Board, weights: Weights, valid: np.ndarray, scanned: Scan | None
+    ) -> Advice:
+        """:meth:`_search` at depth 2 with ``secondary``, the same cell chosen, each
+        candidate's count stopped once it cannot reach the best score so far.
+
+        A candidate's score is at most its survival times its 50/50 factor plus the
+        progress weight times its safety (progress at most 1), and its survival grows
+        by at most the share of the safe layouts still to count, so the factor is
+        taken first and :func:`.lookahead.assess_above` stops where even the rest
+        counted at safety 1 stays below the best. Only a score strictly below the best
+        (by far more than the rounding) is cut, so ties are met exactly as before and
+        the first of equal keys still wins."""
+        listed = self._listed(board, weights, valid, scanned)
+        if not listed:
+            return self._search(board, weights, valid)
+        enabling = scanned.enablers if scanned is not None and self.enablers else {}
+        layouts = weights.layouts
+        best: Assessment | None = None
+        best_key = (-math.inf, -math.inf)
+        counted = []
+        for cell in listed:
+            factor = self._factor(board, weights, cell, enabling)
+            safety = 1.0 - (weights.mine_weight[cell] or 0) / layouts
+            reach = best_key[0] - CUT_MARGIN - self.progress_weight * safety
+            found = assess_above(board, weights, cell, reach / (factor or 1.0), self._cache)
+            if found is None:
+                continue
+            if factor is not None:
+                found = replace(found, factor=factor)
+            counted.append(found)
+            key = self._key(found)
+            if key > best_key:
+                best, best_key = found, key
+        assert best is not None  # the first candidate is never cut
+        return Advice(best.cell, "search", best.safety, tuple(counted))
+
+    def _key(self, assessment: Assessment) -> tuple[float, float]:
+        """What :meth:`_search` maximises: the score, then (with ``tie_clears``) the
+        expected living clears, both rounded so float noise never breaks a tie."""
+        clears = round(assessment.expected_clears, 12) if self.tie_clears else 0.0
+        return round(self.score(assessment), 12), clears
 
     def _deeper_among_close(
         self,
@@ -401,13 +466,23 @@ class SearchAgent(Agent):
         enabling = scanned.enablers if scanned is not None and self.enablers else {}
         weighed = []
         for a in assessed:
-            safe = weights.layouts - (weights.mine_weight[a.cell] or 0)
-            extra = enabling.get(a.cell, 0)
-            tally = potential(board, weights, a.cell, self._cache, extra)
-            if tally and safe:
-                a = replace(a, factor=1.0 + scaled_ratio(self.fifty, tally, safe))
-            weighed.append(a)
+            factor = self._factor(board, weights, a.cell, enabling)
+            weighed.append(a if factor is None else replace(a, factor=factor))
         return tuple(weighed)
+
+    def _factor(
+        self, board: Board, weights: Weights, cell: int, enabling: dict[int, int]
+    ) -> float | None:
+        """``cell``'s ``1 + fifty * potential / safe layouts`` (its risk as an enabler in
+        ``enabling`` counted too), or ``None`` when it has none (no ``fifty``, no
+        potential, or no safe layout)."""
+        if not self.fifty:
+            return None
+        safe = weights.layouts - (weights.mine_weight[cell] or 0)
+        tally = potential(board, weights, cell, self._cache, enabling.get(cell, 0))
+        if not (tally and safe):
+            return None
+        return 1.0 + scaled_ratio(self.fifty, tally, safe)
 
     def score(self, assessment: Assessment) -> float:
         """What the agent maximises (rounded, so float noise never breaks a tie)."""

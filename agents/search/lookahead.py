@@ -28,6 +28,7 @@ then by its best next guess valued as the agent values a candidate at depth 2
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -268,15 +269,18 @@ def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome
         components with ``board``, so counting them is cheap), for the positions the
         compiled count does not weigh exactly (see :func:`..progress.exact_trial_weights`).
     """
-    found = []
+    return list(each_outcome(board, cell, cache))
+
+
+def each_outcome(board: Board, cell: int, cache: dict | None = None) -> Iterator[Outcome]:
+    """:func:`outcomes` one at a time, each counted only when asked for."""
     # Only the numbers the neighbourhood allows: the engine would rule out the rest.
     for number in number_range(board, cell):
         trial = board.copy()
         trial.grid.reshape(-1)[cell] = number
         count = exact_trial_count(trial, cache)
         if count is not None:  # else the cell cannot show this number here
-            found.append(Outcome(number, trial, count))
-    return found
+            yield Outcome(number, trial, count)
 
 
 @dataclass(frozen=True)
@@ -333,14 +337,11 @@ def assess(
     :param fifty: the agent's 50/50 weight, for the next guesses' factors (with
         ``deep_secondary``).
     """
-    mine = weights.mine_weight[cell]
-    safety = 1.0 - (mine or 0) / weights.layouts
     found = outcomes(board, cell, cache)
-    safe_layouts = sum(o.layouts for o in found)
-    if not safe_layouts:
+    first = _first_figures(weights, cell, found)
+    if first is None:
         return Assessment(cell, 0.0, 0.0, 0.0)
-    progress = sum(o.layouts for o in found if o.progress) / safe_layouts
-    clears = common_clears(cell, found)
+    safety, progress, clears = first
     if depth <= 1:
         return Assessment(cell, safety, progress, safety, clears, len(found))
     if secondary and depth == 2:
@@ -366,6 +367,55 @@ def assess(
         else:
             total += share * best_survival(outcome, depth - 1, cache, width_at, fast)
     return Assessment(cell, safety, progress, total, clears, len(found))
+
+
+def assess_above(
+    board: Board, weights: Weights, cell: int, cutoff: float, cache: dict | None = None
+) -> Assessment | None:
+    """:func:`assess` at depth 2 with ``secondary``, or ``None`` as soon as the survival
+    is certain to fall below ``cutoff`` (each safe layout not yet counted taken at
+    safety 1): a candidate that cannot beat the best so far need not be counted whole.
+    Whenever it answers, the answer is :func:`assess`'s to the bit."""
+    found = _outcomes_above(board, weights, cell, cache, cutoff)
+    if found is None:
+        return None
+    first = _first_figures(weights, cell, found)
+    if first is None:
+        return Assessment(cell, 0.0, 0.0, 0.0)
+    return _secondary(weights, cell, *first, found)
+
+
+def _first_figures(
+    weights: Weights, cell: int, found: list[Outcome]
+) -> tuple[float, float, tuple[int, ...]] | None:
+    """The safety, chance of progress and common clears of probing ``cell`` (see
+    :class:`Assessment`), or ``None`` when it is a mine in every layout."""
+    safe_layouts = sum(o.layouts for o in found)
+    if not safe_layouts:
+        return None
+    safety = 1.0 - (weights.mine_weight[cell] or 0) / weights.layouts
+    progress = sum(o.layouts for o in found if o.progress) / safe_layouts
+    return safety, progress, common_clears(cell, found)
+
+
+def _outcomes_above(
+    board: Board, weights: Weights, cell: int, cache: dict | None, cutoff: float
+) -> list[Outcome] | None:
+    """:func:`outcomes` of ``cell``, or ``None`` once the survival :func:`_secondary`
+    would give them is certain to fall below ``cutoff``: the outcomes counted so far
+    at their secondary safety (summed as :func:`_secondary` sums them), the safe
+    layouts not yet counted at safety 1."""
+    layouts = weights.layouts
+    uncounted = layouts - (weights.mine_weight[cell] or 0)  # the safe layouts
+    total = 0.0
+    found = []
+    for outcome in each_outcome(board, cell, cache):
+        found.append(outcome)
+        total += outcome.layouts / layouts * outcome.secondary_safety()
+        uncounted -= outcome.layouts
+        if total + uncounted / layouts < cutoff:
+            return None
+    return found
 
 
 def _secondary(
