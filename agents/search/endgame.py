@@ -266,6 +266,9 @@ class Endgame:
         rest = sum(counts)
         for group, count in zip(groups, counts, strict=True):
             rest -= count
+            if count == 1:
+                total += 1.0  # one layout: everything left is proven (see _value)
+                continue
             want = (need * size - total - rest) / count
             value, exact = self._value(group, want, decided)
             total += count * value
@@ -292,23 +295,47 @@ class Endgame:
         """The classes of layouts told apart by the numbers the auto-solver opens (or
         ``None`` when every cell it opens shows the same number in all of them), and
         ``decided`` (see :meth:`_value`) with every cell now a mine in all or safe in all."""
+        alike = self._alike(layouts, self._cells & ~decided)
+        decided |= alike
         classes = [layouts]
-        for bit in _bits(self._cells & ~decided):
-            mines = layouts & self._mines[bit]
-            if mines and mines != layouts:
-                continue  # undecided: the auto-solver leaves it
-            decided |= 1 << bit
+        while alike:  # lowest bit first
+            low = alike & -alike
+            alike ^= low
+            bit = low.bit_length() - 1
             shows = self._shows[bit]
-            if mines or len(shows) < 2:
-                continue  # a mine in all, or a cell that always shows the same number
-            split: list[int] = []
-            for part in classes:
-                split.extend(group for shown in shows if (group := part & shown))
-            classes = split
+            if len(shows) < 2 or layouts & self._mines[bit]:
+                continue  # a cell that always shows the same number, or a mine in all
+            classes = [group for part in classes for shown in shows if (group := part & shown)]
         if len(classes) < 2:
             return None, decided
         classes.sort(key=_lowest)
         return classes, decided
+
+    def _alike(self, layouts: int, cells: int) -> int:
+        """The bits of ``cells`` that are a mine in all of ``layouts`` or safe in all.
+
+        Whichever is fewer is walked: the layouts (their mines ANDed and ORed over the
+        cells at once) or the cells (each one's mines among the layouts)."""
+        if layouts.bit_count() < cells.bit_count():
+            every, some = cells, 0
+            masks = self.layouts.masks
+            while layouts:
+                low = layouts & -layouts
+                layouts ^= low
+                mask = masks[low.bit_length() - 1]
+                every &= mask
+                some |= mask
+            return every | (cells & ~some)
+        alike = 0
+        mines_of = self._mines
+        rest = cells
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            mines = layouts & mines_of[low.bit_length() - 1]
+            if not mines or mines == layouts:
+                alike |= low
+        return alike
 
 
 def _bits(mask: int) -> Iterator[int]:
