@@ -28,7 +28,7 @@ then by its best next guess valued as the agent values a candidate at depth 2
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -36,7 +36,7 @@ import numpy as np
 
 from minesweep_env.compiled import ready
 from minesweep_env.core.board import Board
-from minesweep_env.core.cells import COVERED, neighbour_sum, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_sum, neighbour_table
 from minesweep_env.solver.probability import Weights
 
 from ..big_counts import scaled_ratio
@@ -272,10 +272,14 @@ def outcomes(board: Board, cell: int, cache: dict | None = None) -> list[Outcome
     return list(each_outcome(board, cell, cache))
 
 
-def each_outcome(board: Board, cell: int, cache: dict | None = None) -> Iterator[Outcome]:
-    """:func:`outcomes` one at a time, each counted only when asked for."""
+def each_outcome(
+    board: Board, cell: int, cache: dict | None = None, numbers: Iterable[int] | None = None
+) -> Iterator[Outcome]:
+    """:func:`outcomes` one at a time, each counted only when asked for.
+
+    :param numbers: the numbers to try, in this order (default: :func:`number_range`'s)."""
     # Only the numbers the neighbourhood allows: the engine would rule out the rest.
-    for number in number_range(board, cell):
+    for number in number_range(board, cell) if numbers is None else numbers:
         trial = board.copy()
         trial.grid.reshape(-1)[cell] = number
         count = exact_trial_count(trial, cache)
@@ -403,19 +407,36 @@ def _outcomes_above(
 ) -> list[Outcome] | None:
     """:func:`outcomes` of ``cell``, or ``None`` once the survival :func:`_secondary`
     would give them is certain to fall below ``cutoff``: the outcomes counted so far
-    at their secondary safety (summed as :func:`_secondary` sums them), the safe
-    layouts not yet counted at safety 1."""
+    at their secondary safety, the safe layouts not yet counted at safety 1.
+
+    The likeliest numbers are counted first (those nearest the mines expected around
+    the cell), so a candidate that cannot win is usually found out after one or two."""
     layouts = weights.layouts
     uncounted = layouts - (weights.mine_weight[cell] or 0)  # the safe layouts
     total = 0.0
     found = []
-    for outcome in each_outcome(board, cell, cache):
+    for outcome in each_outcome(board, cell, cache, _likeliest_first(board, weights, cell)):
         found.append(outcome)
         total += outcome.layouts / layouts * outcome.secondary_safety()
         uncounted -= outcome.layouts
         if total + uncounted / layouts < cutoff:
             return None
+    found.sort(key=lambda outcome: outcome.number)  # as outcomes() lists them
     return found
+
+
+def _likeliest_first(board: Board, weights: Weights, cell: int) -> list[int]:
+    """:func:`number_range` of ``cell``, nearest first to the mines its neighbours are
+    expected to hold (flags included; ties to the lower number)."""
+    flat = board.grid.reshape(-1)
+    mine, layouts = weights.mine_weight, weights.layouts
+    expected = 0.0
+    for n in neighbour_table(board.width, board.height)[cell]:
+        if flat[n] == FLAGGED:
+            expected += 1.0
+        elif (weight := mine.get(n)) is not None:
+            expected += weight / layouts
+    return sorted(number_range(board, cell), key=lambda number: (abs(number - expected), number))
 
 
 def _secondary(
