@@ -29,14 +29,18 @@ def rank(view: np.ndarray, weights: Weights, cells: list[int] | np.ndarray) -> l
             probabilities[index] = weight / weights.layouts
     zero = zero_chance(view, probabilities.reshape(height, width)).reshape(-1)
     neighbours = neighbour_counts(height, width).reshape(-1)
-    mine = weights.mine_weight
-
-    def key(cell: int) -> tuple:
-        weight = mine.get(cell)
-        # Integer weights compare exactly; no probability (no total known) ranks last.
-        return (weight is None, weight or 0, -round(float(zero[cell]), 12), neighbours[cell], cell)
-
-    return sorted((int(c) for c in cells), key=key)
+    listed = np.asarray(cells, np.int64).reshape(-1)
+    # Integer weights compare exactly, as ranks among the few distinct ones; no
+    # probability (no total known) ranks last.
+    of_cells = [weights.mine_weight.get(cell) for cell in listed.tolist()]
+    distinct = sorted({weight for weight in of_cells if weight is not None})
+    rank_of: dict[int | None, int] = {weight: k for k, weight in enumerate(distinct)}
+    rank_of[None] = len(distinct)
+    by_weight = np.array([rank_of[weight] for weight in of_cells], np.int64)
+    # Python's round (correctly rounded), as the zero chances are compared rounded.
+    by_zero = np.array([-round(z, 12) for z in zero[listed].tolist()])
+    order = np.lexsort((listed, neighbours[listed], by_zero, by_weight))
+    return listed[order].tolist()
 
 
 def off_frontier(view: np.ndarray) -> np.ndarray:
