@@ -77,7 +77,7 @@ class Outcome:
         The weights are exact, often beyond a float, but few of them differ, so the
         cells are sorted and tested as ranks rather than one big integer at a time."""
         if isinstance(self.count, GroupedCount):
-            return self._ranked_groups(self.count)
+            return self._grouped[:3]
         mine = self.weights.mine_weight
         distinct = sorted(set(mine.values()) - {None})
         rank: dict[int | None, int] = dict(zip(distinct, range(len(distinct)), strict=True))
@@ -87,22 +87,44 @@ class Outcome:
         covered = self.board.grid.reshape(-1)[cells] == COVERED
         return distinct, ranks[covered], cells[covered]
 
-    def _ranked_groups(self, count: GroupedCount) -> tuple[list[int], np.ndarray, np.ndarray]:
-        """:attr:`_ranked` from the compiled count's groups: the same weights per cell,
-        ranked once per group."""
+    @cached_property
+    def _grouped(self) -> tuple[list[int], np.ndarray, np.ndarray, Guessable | None]:
+        """:attr:`_ranked` and :attr:`_guessable` of a grouped count, from two compiled
+        passes over the cells (:mod:`.lookahead_compiled`): which groups have a covered
+        cell (only their weights are ranked: a group with none, such as an empty
+        off-frontier group, has no meaningful weight), then every cell by its rank."""
+        from .lookahead_compiled import groups_present, rank_cells
+
+        count = self.count
+        assert isinstance(count, GroupedCount)
         groups = count.groups
-        covered = self.board.grid.reshape(-1) == COVERED
-        cells = np.flatnonzero(covered & ((groups >= 0) | (groups == KNOWN_SAFE_GROUP)))
-        of_cells = groups[cells]
-        # Known-safe cells weigh 0: one more group at the end of the values.
-        of_cells = np.where(of_cells == KNOWN_SAFE_GROUP, len(count.values), of_cells)
-        values = [*count.values, 0]
-        present = np.unique(of_cells).tolist()
-        distinct = sorted({values[g] for g in present})
-        rank = dict(zip(distinct, range(len(distinct)), strict=True))
+        if groups.flags.writeable:  # the kernels take them read-only
+            groups = groups.view()
+            groups.flags.writeable = False
+        flat = np.require(self.board.grid, np.int8, "C").reshape(-1)
+        values = [*count.values, 0]  # the last: known-safe cells, weight 0
+        present = np.empty(len(values), np.bool_)
+        groups_present(flat, groups, KNOWN_SAFE_GROUP, present)
+        present_groups = np.flatnonzero(present).tolist()
+        distinct = sorted({values[g] for g in present_groups})
+        rank = {weight: k for k, weight in enumerate(distinct)}
         group_rank = np.zeros(len(values), np.int64)
-        group_rank[present] = [rank[values[g]] for g in present]
-        return distinct, group_rank[of_cells], cells
+        group_rank[present_groups] = [rank[values[g]] for g in present_groups]
+        low = 1 if distinct and distinct[0] == 0 else 0
+        high = len(distinct) - (1 if distinct and distinct[-1] == count.layouts else 0)
+        size = flat.size
+        cells, ranks, order = (np.empty(size, np.int64) for _ in range(3))
+        living = np.empty(size, np.bool_)
+        counted, kept = rank_cells(
+            flat, groups, group_rank, KNOWN_SAFE_GROUP, low, high, self.board.width,
+            cells, ranks, order, living, np.empty(size, np.int8),
+        )
+        cells, ranks = cells[:counted], ranks[:counted]
+        guessable = None
+        if kept >= 0:
+            chosen = order[:kept]
+            guessable = Guessable(distinct, ranks[chosen], cells[chosen], living[:kept])
+        return distinct, ranks, cells, guessable
 
     @cached_property
     def _undecided_ranks(self) -> tuple[int, int]:
@@ -168,6 +190,8 @@ class Outcome:
     def _guessable(self) -> Guessable | None:
         """The covered cells that are not certain mines, safest first, and which of
         them live (see :meth:`living_safety`); ``None`` when nothing is left to guess."""
+        if isinstance(self.count, GroupedCount):
+            return self._grouped[3]
         distinct, ranks, cells = self._ranked
         low, high = self._undecided_ranks
         undecided = np.zeros(self.board.grid.size, np.int8)

@@ -385,10 +385,122 @@ SECONDARY_SIGNATURE = (
 """The one signature the search agent calls :func:`secondary_survival_of` with."""
 
 
+# --- An exact count's cells by rank ------------------------------------------------------
+
+
+@njit(cache=True)
+def groups_present(flat, groups, safe_group, present):
+    """Which groups have a covered cell (``present``, written: per group, then one
+    entry for ``safe_group``), as :func:`rank_cells` reads ``groups``."""
+    present[:] = False
+    for c in range(flat.size):
+        if flat[c] != COVERED:
+            continue
+        g = groups[c]
+        if g >= 0:
+            present[g] = True
+        elif g == safe_group:
+            present[len(present) - 1] = True
+
+
+PRESENT_SIGNATURE = (
+    types.Array(types.int8, 1, "C"),
+    types.Array(types.int64, 1, "C", readonly=True),
+    types.int64,
+    types.Array(types.boolean, 1, "C"),
+)
+"""The one signature the search agent calls :func:`groups_present` with."""
+
+
+@njit(cache=True)
+def rank_cells(
+    flat, groups, group_rank, safe_group, low, high, width, cells, ranks, order, living, undecided
+):
+    """``Outcome``'s covered cells by the rank of their exact weight, in one pass
+    (``agents/search/lookahead.py``: ``_ranked`` and ``_guessable`` of a grouped count).
+
+    :param groups: per flat cell its group, ``safe_group`` for a known-safe one (weight
+        0), any other negative value for a cell not counted.
+    :param group_rank: per group the rank of its weight among the distinct ones; the
+        last entry is the rank of 0 (the known-safe cells').
+    :param low, high: the ranks of the weights strictly between 0 and the layouts.
+    :param cells, ranks: written: the covered counted cells, lowest first, and their ranks.
+    :param order, living: written: the indices into ``cells`` of those not a mine in
+        every layout (rank below ``high``), safest first then lowest cell, and whether
+        each of those touches an undecided covered cell.
+    :param undecided: int8 scratch of the board's size.
+    :returns: (how many ``cells``, how many ``order``), the second -1 when no covered
+        cell is undecided (nothing left to guess).
+    """
+    size = flat.size
+    height = size // width
+    count = 0
+    top = 0
+    anything = False
+    for c in range(size):
+        undecided[c] = 0
+        if flat[c] != COVERED:
+            continue
+        g = groups[c]
+        if g >= 0:
+            r = group_rank[g]
+        elif g == safe_group:
+            r = group_rank[len(group_rank) - 1]
+        else:
+            continue
+        cells[count] = c
+        ranks[count] = r
+        count += 1
+        top = max(top, r)
+        if low <= r < high:
+            undecided[c] = 1
+            anything = True
+    if not anything:
+        return count, -1
+    kept = 0
+    for r in range(min(high, top + 1)):  # a counting sort: the ranks are few
+        for k in range(count):
+            if ranks[k] == r:
+                order[kept] = k
+                kept += 1
+    for j in range(kept):
+        c = cells[order[j]]
+        y, x = c // width, c % width
+        found = False
+        for ny in range(max(y - 1, 0), min(y + 2, height)):
+            for nx in range(max(x - 1, 0), min(x + 2, width)):
+                n = ny * width + nx
+                if n != c and undecided[n]:
+                    found = True
+        living[j] = found
+    return count, kept
+
+
+RANK_SIGNATURE = (
+    types.Array(types.int8, 1, "C"),
+    types.Array(types.int64, 1, "C", readonly=True),
+    types.Array(types.int64, 1, "C"),
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.boolean, 1, "C"),
+    types.Array(types.int8, 1, "C"),
+)
+"""The one signature the search agent calls :func:`rank_cells` with."""
+
+
 def compile_kernels() -> None:
-    """Compile :func:`best_survival_of` and :func:`secondary_survival_of` for their
-    signatures (the warm-up does)."""
+    """Compile :func:`best_survival_of`, :func:`secondary_survival_of`,
+    :func:`rank_cells` and :func:`groups_present` for their signatures (the warm-up does)."""
     if SIGNATURE not in best_survival_of.overloads:
         best_survival_of.compile(SIGNATURE)
     if SECONDARY_SIGNATURE not in secondary_survival_of.overloads:
         secondary_survival_of.compile(SECONDARY_SIGNATURE)
+    if RANK_SIGNATURE not in rank_cells.overloads:
+        rank_cells.compile(RANK_SIGNATURE)
+    if PRESENT_SIGNATURE not in groups_present.overloads:
+        groups_present.compile(PRESENT_SIGNATURE)
