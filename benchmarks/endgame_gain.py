@@ -71,9 +71,14 @@ class RecordingSearch(SearchAgent):
         self.game = -1
 
     def advise(
-        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+        self,
+        board: Board,
+        valid: np.ndarray | None = None,
+        weights: Weights | None = None,
+        *,
+        every: bool = True,
     ) -> Advice:
-        advice = super().advise(board, valid, weights)
+        advice = super().advise(board, valid, weights, every=every)
         if advice.reason in ("safe", "opening"):
             return advice
         weights = weights if weights is not None else count_position(board)

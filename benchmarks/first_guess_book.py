@@ -153,7 +153,7 @@ def play_round(
 def search_cell(agent: SearchAgent, position: Position) -> int:
     board = position.board()
     valid = board.grid.reshape(-1) == COVERED
-    return int(agent.advise(board, valid, count_position(board)).cell)
+    return int(agent.advise(board, valid, count_position(board), every=False).cell)
 
 
 def run(options: argparse.Namespace, agent: SearchAgent) -> None:

@@ -96,17 +96,23 @@ class RememberedAdvice:
     asked: int = 0
 
     def advise(
-        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+        self,
+        board: Board,
+        valid: np.ndarray | None = None,
+        weights: Weights | None = None,
+        *,
+        every: bool = True,
     ) -> Advice:
         """The agent's advice on ``board``; ``valid`` must be its covered cells (as in
-        a game): the advice is remembered by the position only."""
+        a game): the advice is remembered by the position only (its cell does not
+        depend on ``every``; its candidates are those of the first call)."""
         if valid is not None and not np.array_equal(valid, board.grid.reshape(-1) == COVERED):
             raise ValueError("remembered advice allows the covered cells only")
         self.asked += 1
         key = (board.grid.tobytes(), board.total_mines)
         known = self.advice.get(key)
         if known is None:
-            known = self.advice[key] = self.agent.advise(board, valid, weights)
+            known = self.advice[key] = self.agent.advise(board, valid, weights, every=every)
         return known
 
 

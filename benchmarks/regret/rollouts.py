@@ -27,7 +27,12 @@ class Adviser(Protocol):
     """What plays the game on: ``search`` itself, or its advice remembered per position."""
 
     def advise(
-        self, board: Board, valid: np.ndarray | None = None, weights: Weights | None = None
+        self,
+        board: Board,
+        valid: np.ndarray | None = None,
+        weights: Weights | None = None,
+        *,
+        every: bool = True,
     ) -> Advice: ...
 
 
@@ -67,6 +72,7 @@ def play_on(agent: Adviser, game: Game, cell: int, share_weights: bool = True) -
         board = field.board()
         valid = field.view.reshape(-1) == COVERED
         weights = game.rule_set.known_weights(board) if share_weights else None
-        advice = agent.advise(board, valid, weights)
+        # Only the cell is played: candidates that cannot win need not be counted whole.
+        advice = agent.advise(board, valid, weights, every=False)
         state = game.probe(advice.cell % width, advice.cell // width)
     return state is GameState.WON
