@@ -19,15 +19,31 @@ from minesweep_env.solver.probability import Weights
 from ..greedy import neighbour_counts, zero_chance
 
 
-def rank(view: np.ndarray, weights: Weights, cells: list[int] | np.ndarray) -> list[int]:
-    """``cells`` in the greedy order: lowest mine probability (exactly), likeliest
-    zero, fewest neighbours, lowest index."""
+def zero_chances(view: np.ndarray, weights: Weights) -> np.ndarray:
+    """Per flat cell, :func:`~..greedy.zero_chance` from the exact weights (what
+    :func:`rank` orders equally safe cells by)."""
     height, width = view.shape
     probabilities = np.full(width * height, np.nan)
     for index, weight in weights.mine_weight.items():
         if weight is not None:
             probabilities[index] = weight / weights.layouts
-    zero = zero_chance(view, probabilities.reshape(height, width)).reshape(-1)
+    return zero_chance(view, probabilities.reshape(height, width)).reshape(-1)
+
+
+def rank(
+    view: np.ndarray,
+    weights: Weights,
+    cells: list[int] | np.ndarray,
+    zero: np.ndarray | None = None,
+) -> list[int]:
+    """``cells`` in the greedy order: lowest mine probability (exactly), likeliest
+    zero, fewest neighbours, lowest index.
+
+    :param zero: :func:`zero_chances` of the same view and weights, when the caller
+        ranks several lists of one position (computed here otherwise)."""
+    height, width = view.shape
+    if zero is None:
+        zero = zero_chances(view, weights)
     neighbours = neighbour_counts(height, width).reshape(-1)
     listed = np.asarray(cells, np.int64).reshape(-1)
     # Integer weights compare exactly, as ranks among the few distinct ones; no
@@ -92,16 +108,19 @@ def candidates(
         return rank(view, weights, np.flatnonzero(valid))[:1]
     best = 1.0 - min(mine[c] or 0 for c in open_cells) / layouts  # type: ignore[operator]
     floor = (1.0 - margin) * best
-    qualifying = [c for c in open_cells if 1.0 - (mine[c] or 0) / layouts >= floor - 1e-12]
+    # The few distinct weights' safeties, each worked out once (the same floats).
+    safety = {w: 1.0 - (w or 0) / layouts for w in {mine[c] for c in open_cells}}
+    qualifying = [c for c in open_cells if safety[mine[c]] >= floor - 1e-12]
     outside = off_frontier(view).reshape(-1)
     near = [c for c in qualifying if not outside[c]]
     away = [c for c in qualifying if outside[c]]
-    chosen = rank(view, weights, near)[: limit - 1 if away else limit]
+    zero = zero_chances(view, weights)
+    chosen = rank(view, weights, near, zero)[: limit - 1 if away else limit]
     if away:
-        ranked = rank(view, weights, away)
+        ranked = rank(view, weights, away, zero)
         chosen.append(ranked[0])  # the best ranked cell off the frontier
         own = margin if offset_margin is None else offset_margin
         if offset > 0 and 1.0 - (mine[ranked[0]] or 0) / layouts >= (1.0 - own) * best - 1e-12:
             two = two_steps(view).reshape(-1)
             chosen += [c for c in ranked[1:] if two[c] and c not in chosen][:offset]
-    return rank(view, weights, chosen)
+    return rank(view, weights, chosen, zero)
