@@ -20,6 +20,10 @@ Each move, in this order:
    50/50 factor (``fifty``, :mod:`.potential`), plus a tiny bonus for the chance
    that the probe lets the auto-solver move. Candidates that can show one number
    only rank last. Ties keep the greedy ranking, so the agent is deterministic.
+   In its own moves (``act``) at depth 2 a candidate's count stops as soon as its
+   score cannot reach the best so far (:meth:`SearchAgent._search_bounded`): the
+   same cell, at a fraction of the counting; :meth:`SearchAgent.advise` weighs every
+   candidate whole unless asked not to (``every=False``).
 
 ``depth=1`` ranks by safety alone with the progress bonus as the tie-break
 (close to greedy); ``depth=2`` is the two-move survival of the strong public

@@ -1,5 +1,6 @@
 """Compiled (numba) look-ahead of the search agent: the best two-move survival of a position
-(plain, or valued as the depth-2 default values a candidate: :func:`secondary_survival_of`).
+(plain, or valued as the depth-2 default values a candidate: :func:`secondary_survival_of`),
+and an exact count's covered cells by the rank of their weight (:func:`rank_cells`).
 
 The search agent's depth-3 look-ahead (``agents/search/lookahead.py``) asks,
 for every number a candidate could show, how well the player survives the
