@@ -101,7 +101,7 @@ class Outcome:
         if groups.flags.writeable:  # the kernels take them read-only
             groups = groups.view()
             groups.flags.writeable = False
-        flat = np.require(self.board.grid, np.int8, "C").reshape(-1)
+        flat = np.require(self.board.grid, np.int8, ["C", "W"]).reshape(-1)
         values = [*count.values, 0]  # the last: known-safe cells, weight 0
         present = np.empty(len(values), np.bool_)
         groups_present(flat, groups, KNOWN_SAFE_GROUP, present)
