@@ -67,6 +67,15 @@ def shapes_holding(width: int, height: int, cell: int) -> tuple[tuple[str, Shape
     return tuple(_shapes_holding(width, height, cell))
 
 
+@lru_cache(maxsize=1 << 16)
+def shapes_from(width: int, height: int, cell: int) -> tuple[tuple[str, Shape], ...]:
+    """:func:`shapes_holding` whose first mine is ``cell``: each shape once over the
+    board, from its first mine (what :func:`scan` walks)."""
+    return tuple(
+        (kind, shape) for kind, shape in shapes_holding(width, height, cell) if shape[0][0] == cell
+    )
+
+
 def _shapes_holding(width: int, height: int, cell: int) -> Iterator[tuple[str, Shape]]:
     """:func:`shapes_holding`, one shape at a time."""
     y, x = divmod(cell, width)
@@ -129,10 +138,13 @@ def potential(
     return min(pairs + box + extra, mine, layouts - mine)
 
 
-def _anchors(board: Board, weights: Weights) -> np.ndarray:
-    """Flat cells that may be the first mine of a shape :func:`scan` counts: all its
-    cells hidden, no probed cell outside it and few hidden ones (the same tests, on
-    whole arrays), so the scan's exact loop looks only at these."""
+def _anchors(
+    board: Board, weights: Weights
+) -> tuple[list[int], list[bool], list[bool], list[bool]]:
+    """Flat cells that are the first mine of a shape :func:`scan` may count: all its
+    cells hidden, no probed cell outside it and few hidden ones (the scan's tests, on
+    whole arrays), so its loop looks only at these; and, per flat cell, whether the
+    horizontal pair, the vertical pair and the 2x2 box it is the first mine of pass."""
     height, width = board.grid.shape
     layouts = weights.layouts
     hidden = board.grid == COVERED
@@ -162,7 +174,13 @@ def _anchors(board: Board, weights: Weights) -> np.ndarray:
     square = fits(
         [(0, 0), (1, 0), (0, 1), (1, 1)], [(dx, dy) for dx in (-1, 2) for dy in (-1, 2)], box
     )
-    return np.flatnonzero(across | down | square)
+    anchors = np.flatnonzero(across | down | square).tolist()
+    return (
+        anchors,
+        across.reshape(-1).tolist(),
+        down.reshape(-1).tolist(),
+        square.reshape(-1).tolist(),
+    )
 
 
 @dataclass(frozen=True)
@@ -199,18 +217,20 @@ def scan(board: Board, weights: Weights, cache: dict | None = None) -> Scan:
     # Per flat cell as plain lists (the loop below reads single cells, many times).
     covered = (flat == COVERED).tolist()
     hidden = [covered[c] and mine.get(c) != layouts for c in range(flat.size)]
-    probed = ((flat >= 0) | (flat == KNOWN_SAFE)).tolist()
 
-    for cell in _anchors(board, weights).tolist():
-        for kind, (mines, safe, outside) in shapes_holding(board.width, board.height, cell):
-            if mines[0] != cell or not all(hidden[c] for c in mines + safe):
-                continue  # each shape once, from its first mine
-            if any(probed[c] for c in outside):
+    anchors, across, down, square = _anchors(board, weights)
+    wide = board.width > 1
+    for cell in anchors:
+        for kind, (mines, safe, outside) in shapes_from(board.width, board.height, cell):
+            # Its cells all hidden, none outside probed, few enablers: tested in _anchors.
+            if kind == "box":
+                passes = square[cell]
+            else:
+                passes = across[cell] if wide and safe[0] == cell + 1 else down[cell]
+            if not passes:
                 continue
             enablers = [c for c in outside if hidden[c]]
-            if len(enablers) > SCAN_ENABLERS[kind] or len(enablers) + len(mines) > (
-                weights.mines_left
-            ):
+            if len(enablers) + len(mines) > weights.mines_left:
                 continue
             fixed = enablers + list(mines)
             if all(far[c] for c in fixed + list(safe)):
