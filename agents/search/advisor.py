@@ -22,6 +22,6 @@ def make_advisor(depth: int = 2) -> Callable[[Board], int | None]:
     def advise(board: Board) -> int | None:
         if not (board.grid == COVERED).any():
             return None
-        return agent.advise(board).cell
+        return agent.advise(board, every=False).cell  # the cell alone: bounded candidates
 
     return advise
