@@ -7,10 +7,12 @@ are each probed in the same layouts and ``search`` plays every game on to its en
 Sampling stops once the best candidate is separated or at ``--max-samples``
 (:mod:`regret.estimate`); a position with at most ``--exact-layouts`` layouts is
 played on every layout instead, exactly (:mod:`regret.exact`), and ``--only-exact``
-measures those decisions alone. One JSON line per decision is appended to ``--out``;
-a rerun skips the decisions already there, and SIGINT or SIGTERM keep every
-finished one. The tables (:mod:`regret.report`) are printed at the end, and
-written to ``--markdown`` when given.
+measures those decisions alone; ``--only-differing`` measures only those where the
+log's JSMinesweeper cell differs from search's (with ``--candidates 1``, those two
+cells alone: who was right, and what it is worth per game). One JSON line per
+decision is appended to ``--out``; a rerun skips the decisions already there, and
+SIGINT or SIGTERM keep every finished one. The tables (:mod:`regret.report`) are
+printed at the end, and written to ``--markdown`` when given.
 
 Run: ``nice -n 15 python benchmarks/guess_regret.py --guesses /tmp/guesses.jsonl
 --out /tmp/regret.jsonl --decisions 200``.
@@ -157,6 +159,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="measure only the decisions the log counts at most --exact-layouts layouts",
     )
+    parser.add_argument(
+        "--only-differing",
+        action="store_true",
+        help="measure only the decisions where the log's JSMinesweeper cell differs from search's",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--markdown", type=Path, help="write the tables here too")
     return parser
@@ -195,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         decisions = [
             d for d in decisions if d.layouts is not None and d.layouts <= args.exact_layouts
         ]
+    if args.only_differing:
+        decisions = [d for d in decisions if d.jsminesweeper not in (None, d.cell)]
     budget = Budget(
         args.min_samples,
         args.max_samples,
@@ -212,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     tables = report(rows, len(games))
     print(tables)
     if args.markdown:
-        args.markdown.write_text(page(rows, len(games), _command(argv), AT_SCALE))
+        args.markdown.write_text(
+            page(rows, len(games), _command(argv), AT_SCALE, args.only_differing)
+        )
     return 0
 
 

@@ -77,27 +77,48 @@ def _se(entry: Row, exact: bool) -> float:
     return 0.0 if exact else entry["gain_se"] or float("inf")
 
 
-def peer_table(rows: list[Row]) -> str:
-    """Where JSMinesweeper's cell differs from search's: who was ahead, by how much."""
-    differ = []
+PEER_HEADER = (
+    "| phase | decisions where the cells differ | JSMinesweeper clearly better | search "
+    "clearly better | within noise or level | JSMinesweeper - search (points per decision) "
+    "| JSMinesweeper - search per game (points, ± 95%) |\n"
+    "|---|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def _peer_line(label: str, differ: list[tuple[Row, bool]], games: int) -> str:
+    n = len(differ)
+    ahead = sum(e["gain"] > 2 * _se(e, exact) for e, exact in differ)
+    behind = sum(-e["gain"] > 2 * _se(e, exact) for e, exact in differ)
+    gains = [e["gain"] for e, _ in differ]
+    spread = stdev(gains) * sqrt(n) / games if n > 1 else float("nan")
+    return (
+        f"| {label} | {n} | {ahead} | {behind} | {n - ahead - behind} "
+        f"| {100 * sum(gains) / n:+.2f} | {100 * sum(gains) / games:+.3f} ± "
+        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.3f}'} |"
+    )
+
+
+def peer_table(rows: list[Row], games: int) -> str:
+    """Where JSMinesweeper's cell differs from search's: who was ahead, by how much, per
+    game phase. Per game, the gains of JSMinesweeper's cell are summed and divided by the
+    games they came from: what playing its cell at exactly these decisions would have
+    won or lost, with ``search`` playing on."""
+    differ: list[tuple[str, Row, bool]] = []
     for row in rows:
         peer = row.get("jsminesweeper")
         if peer is None or peer == row["cell"]:
             continue
         entry = next(c for c in row["candidates"] if c["cell"] == peer)
-        differ.append((entry, bool(row.get("exact"))))
+        differ.append((row["phase"], entry, bool(row.get("exact"))))
     if not differ:
         return "No decision here where JSMinesweeper's cell differs from search's was measured."
-    n = len(differ)
-    ahead = sum(e["gain"] > 2 * _se(e, exact) for e, exact in differ)
-    behind = sum(-e["gain"] > 2 * _se(e, exact) for e, exact in differ)
-    mean = sum(e["gain"] for e, _ in differ) / n
-    return (
-        "| decisions where the cells differ | JSMinesweeper clearly better | search clearly "
-        "better | within noise or level | JSMinesweeper - search (points per decision) |\n"
-        "|---:|---:|---:|---:|---:|\n"
-        f"| {n} | {ahead} | {behind} | {n - ahead - behind} | {100 * mean:+.2f} |"
-    )
+    lines = [PEER_HEADER]
+    for label in PHASES:
+        group = [(e, exact) for phase, e, exact in differ if phase == label]
+        if group:
+            lines.append(_peer_line(label, group, games))
+    lines.append(_peer_line("all", [(e, exact) for _, e, exact in differ], games))
+    return "\n".join(lines)
 
 
 EXACT_HEADER = (
@@ -195,7 +216,7 @@ def report(rows: list[Row], games: int) -> str:
             + table(rows, games, "layouts", lambda r: r["band"], bands),
             "### By where search's cell lies\n\n"
             + table(rows, games, "cell", lambda r: r["place"], places),
-            "### Where JSMinesweeper's choice differs\n\n" + peer_table(rows),
+            "### Where JSMinesweeper's choice differs\n\n" + peer_table(rows, games),
         ]
         + ([f"### Played on every layout\n\n{exact}"] if exact else [])
     )
@@ -236,12 +257,23 @@ errors, or at the cap; a candidate more than three behind leaves early.
   the endgame models the real game."""
 
 
-def page(rows: list[Row], games: int, command: str, at_scale: str) -> str:
-    """The results page: the command that made it, how to read it, the tables, and the
-    command that runs the instrument at scale."""
+ONLY_DIFFERING = """\
+Measured here: only the decisions where JSMinesweeper's cell differs from search's
+(`--only-differing`), so the tables by phase, by decider, by layouts and by place
+describe those decisions alone, not search's guesses in general. With `--candidates
+1` the two cells are the only candidates: "search best" then means search's cell was
+measured at or above JSMinesweeper's."""
+
+
+def page(
+    rows: list[Row], games: int, command: str, at_scale: str, only_differing: bool = False
+) -> str:
+    """The results page: the command that made it, how to read it (and which decisions it
+    measured), the tables, and the command that runs the instrument at scale."""
+    reading = READING + ("\n\n" + ONLY_DIFFERING if only_differing else "")
     return (
         "# Where `search`'s guesses lose: every candidate played on\n\n"
-        f"```sh\n{command}\n```\n\n{READING}\n\n## Tables\n\n{report(rows, games)}\n\n"
+        f"```sh\n{command}\n```\n\n{reading}\n\n## Tables\n\n{report(rows, games)}\n\n"
         f"## At scale\n\nSeveral thousand decisions, in the background (resumable: run it "
         f"again after a stop and it goes on):\n\n```sh\n{at_scale}\n```\n"
     )

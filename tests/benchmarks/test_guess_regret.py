@@ -28,6 +28,7 @@ from regret.estimate import (  # noqa: E402
     held_out_gain,
     run_race,
 )
+from regret.report import peer_table as report_peer  # noqa: E402
 from regret.report import report  # noqa: E402
 from regret.rollouts import play_on, position_game  # noqa: E402
 
@@ -278,3 +279,46 @@ def test_bad_arguments_get_one_line_and_exit_2(guess_file, tmp_path, bad):
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("usage:") is False
+
+
+def test_the_peer_table_weighs_jsminesweeper_s_cells_per_phase_and_per_game():
+    def row(phase: str, gain: float, se: float) -> dict:
+        candidates = [{"cell": 1, "gain": 0.0}, {"cell": 2, "gain": gain, "gain_se": se}]
+        return {"phase": phase, "cell": 1, "jsminesweeper": 2, "candidates": candidates}
+
+    same = {"phase": "mid", "cell": 3, "jsminesweeper": 3, "candidates": []}
+    rows = [row("early", 0.10, 0.01), row("early", -0.02, 0.05), row("endgame", -0.3, 0.1), same]
+    text = report_peer(rows, games=20)
+    assert "| early | 2 | 1 | 0 | 1 | +4.00 | +0.400 ± " in text
+    assert "| endgame | 1 | 0 | 1 | 0 | -30.00 | -1.500 ± n/a |" in text
+    assert "| all | 3 | 1 | 1 | 1 | -7.33 | -1.100 ± " in text
+    assert "| mid |" not in text  # the cells agree there: not a differing decision
+
+
+def test_only_differing_measures_jsminesweeper_s_cell_against_search_s_alone(guess_file, tmp_path):
+    lines = [json.loads(line) for line in guess_file.read_text().splitlines()]
+    guesses = [line for line in lines if line.get("reason") not in (None, "safe")]
+    assert len(guesses) >= 3
+    differ = set()
+    for index, line in enumerate(guesses[:3]):
+        grid = np.array(line["grid"]).reshape(-1)
+        other = int(next(c for c in np.flatnonzero(grid == -1) if c != line["cell"]))
+        line["jsminesweeper"] = {"cell": other if index != 1 else line["cell"]}
+        if index != 1:
+            differ.add((line["game"], line["move"], other))
+    log = tmp_path / "guesses.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out, markdown = tmp_path / "regret.jsonl", tmp_path / "page.md"
+    small = ["--min-samples", "4", "--max-samples", "4", "--batch", "4", "--candidates", "1"]
+    code = guess_regret.main(
+        ["--guesses", str(log), "--out", str(out), *small, "--only-differing"]
+        + ["--exact-layouts", "0", "--markdown", str(markdown)]
+    )
+    assert code == 0
+    measured = guess_regret.read_results(out)
+    assert {(r["game"], r["move"], r["jsminesweeper"]) for r in measured} == differ
+    assert all(
+        [c["cell"] for c in r["candidates"]] == [r["cell"], r["jsminesweeper"]] for r in measured
+    )
+    text = markdown.read_text()
+    assert "(`--only-differing`)" in text and "| all | 2 |" in text
