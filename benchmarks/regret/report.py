@@ -8,14 +8,14 @@ is best) per decision, biased upward by taking a maximum of noisy estimates; the
 held-out gain (the best chosen on half the layouts, measured on the other half) per
 decision; and the win probability lost per game, the group's held-out gains summed
 and divided by the games they came from (games with no guess too), with a 95%
-interval from the spread of the gains across decisions.
+interval that takes the game as the unit: decisions of one game are not
+independent (one 50/50 can stay on the board for several guesses).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from math import sqrt
-from statistics import stdev
 from typing import Any
 
 from .decisions import LAYOUT_BANDS, PHASES
@@ -33,19 +33,32 @@ def held_out(row: Row) -> float:
     return row["held_out_gain"] if "held_out_gain" in row else row["held_out_regret"]
 
 
+def per_game(gains: list[tuple[int, float]], games: int, digits: int = 2) -> str:
+    """``gains`` (game, value) summed per game and averaged over ``games`` games (those
+    with no entry count 0), in points, ``"+m ± h"`` with the 95% half-width from the
+    spread of the per-game sums; ``"n/a"`` for the half-width below two games."""
+    by_game: dict[int, float] = {}
+    for game, value in gains:
+        by_game[game] = by_game.get(game, 0.0) + value
+    mean = sum(by_game.values()) / games
+    if games < 2 or len(by_game) < 2:
+        return f"{100 * mean:+.{digits}f} ± n/a"
+    squares = sum(v * v for v in by_game.values())
+    variance = max(squares - games * mean * mean, 0.0) / (games - 1)
+    return f"{100 * mean:+.{digits}f} ± {100 * 1.96 * sqrt(variance / games):.{digits}f}"
+
+
 def _group_line(label: str, rows: list[Row], games: int) -> str:
     n = len(rows)
     if not n:
         return f"| {label} | 0 | | | | | | |"
     share = {v: 100 * sum(r["verdict"] == v for r in rows) / n for v in ("best", "noise", "worse")}
     regret = sum(r["regret"] for r in rows) / n
-    gains = [held_out(r) for r in rows]
-    lost = sum(gains) / games
-    spread = stdev(gains) * sqrt(n) / games if n > 1 else float("nan")
+    gains = [(int(r["game"]), held_out(r)) for r in rows]
     return (
         f"| {label} | {n} | {share['best']:.0f}% | {share['noise']:.0f}% | {share['worse']:.0f}% "
-        f"| {100 * regret:.2f} | {100 * sum(gains) / n:+.2f} | {100 * lost:+.2f} ± "
-        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.2f}'} |"
+        f"| {100 * regret:.2f} | {100 * sum(g for _, g in gains) / n:+.2f} "
+        f"| {per_game(gains, games)} |"
     )
 
 
@@ -85,16 +98,19 @@ PEER_HEADER = (
 )
 
 
-def _peer_line(label: str, differ: list[tuple[Row, bool]], games: int) -> str:
+Differing = tuple[int, Row, bool]
+"""Where JSMinesweeper's cell differs: the game, its cell's candidate entry, and whether
+the decision was played on every layout."""
+
+
+def _peer_line(label: str, differ: list[Differing], games: int) -> str:
     n = len(differ)
-    ahead = sum(e["gain"] > 2 * _se(e, exact) for e, exact in differ)
-    behind = sum(-e["gain"] > 2 * _se(e, exact) for e, exact in differ)
-    gains = [e["gain"] for e, _ in differ]
-    spread = stdev(gains) * sqrt(n) / games if n > 1 else float("nan")
+    ahead = sum(e["gain"] > 2 * _se(e, exact) for _, e, exact in differ)
+    behind = sum(-e["gain"] > 2 * _se(e, exact) for _, e, exact in differ)
+    gains = [(game, e["gain"]) for game, e, _ in differ]
     return (
         f"| {label} | {n} | {ahead} | {behind} | {n - ahead - behind} "
-        f"| {100 * sum(gains) / n:+.2f} | {100 * sum(gains) / games:+.3f} ± "
-        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.3f}'} |"
+        f"| {100 * sum(g for _, g in gains) / n:+.2f} | {per_game(gains, games, 3)} |"
     )
 
 
@@ -103,28 +119,28 @@ def peer_table(rows: list[Row], games: int) -> str:
     game phase. Per game, the gains of JSMinesweeper's cell are summed and divided by the
     games they came from: what playing its cell at exactly these decisions would have
     won or lost, with ``search`` playing on."""
-    differ: list[tuple[str, Row, bool]] = []
+    differ: list[tuple[str, Differing]] = []
     for row in rows:
         peer = row.get("jsminesweeper")
         if peer is None or peer == row["cell"]:
             continue
         entry = next(c for c in row["candidates"] if c["cell"] == peer)
-        differ.append((row["phase"], entry, bool(row.get("exact"))))
+        differ.append((row["phase"], (int(row["game"]), entry, bool(row.get("exact")))))
     if not differ:
         return "No decision here where JSMinesweeper's cell differs from search's was measured."
     lines = [PEER_HEADER]
     for label in PHASES:
-        group = [(e, exact) for phase, e, exact in differ if phase == label]
+        group = [d for phase, d in differ if phase == label]
         if group:
             lines.append(_peer_line(label, group, games))
-    lines.append(_peer_line("all", [(e, exact) for _, e, exact in differ], games))
+    lines.append(_peer_line("all", [d for _, d in differ], games))
     return "\n".join(lines)
 
 
 EXACT_HEADER = (
     "| decided by | decisions | layouts per decision (mean; max) | every undecided cell "
     "played | search exactly best | another exactly better | exact regret per decision "
-    "(points) | lost per game (points, ± 95% over decisions) | endgame value = play-out "
+    "(points) | lost per game (points, ± 95%) | endgame value = play-out "
     "(decisions) |\n"
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
@@ -135,14 +151,14 @@ def _exact_line(label: str, rows: list[Row], games: int) -> str:
     layouts = [r["samples"] for r in rows]
     best = sum(r["verdict"] == "best" for r in rows)
     regrets = [r["regret"] for r in rows]
-    spread = stdev(regrets) * sqrt(n) / games if n > 1 else float("nan")
     compared = [r for r in rows if r.get("endgame_matches") is not None]
     equal = sum(bool(r["endgame_matches"]) for r in compared)
     return (
         f"| {label} | {n} | {sum(layouts) / n:.0f}; {max(layouts)} "
         f"| {sum(bool(r.get('every_cell')) for r in rows)} | {best} | {n - best} "
-        f"| {100 * sum(regrets) / n:.3f} | {100 * sum(regrets) / games:+.3f} ± "
-        f"{'n/a' if n < 2 else f'{100 * 1.96 * spread:.3f}'} | {equal} of {len(compared)} |"
+        f"| {100 * sum(regrets) / n:.3f} "
+        f"| {per_game([(int(r['game']), r['regret']) for r in rows], games, 3)} "
+        f"| {equal} of {len(compared)} |"
     )
 
 
@@ -244,7 +260,8 @@ errors, or at the cap; a candidate more than three behind leaves early.
   candidate's true gain, so on average at most the true regret.
 - *lost per game*: the group's held-out gains summed and divided by the games the
   decisions came from (games with no guess count too); ± is 1.96 standard errors
-  from the spread of the gains across decisions.
+  with the game as the unit: each game's gains summed, the spread taken over all
+  the games (decisions of one game are not independent).
 - Phases: the *first guess* after the first click; then by the share of safe cells
   open: *early* below 35 %, *mid* 35-75 %, *endgame* from 75 %. *decided by*:
   `forced` is a 50/50 no later number can resolve, `endgame` an exact solve,

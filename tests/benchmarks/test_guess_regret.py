@@ -28,8 +28,11 @@ from regret.estimate import (  # noqa: E402
     held_out_gain,
     run_race,
 )
-from regret.report import peer_table as report_peer  # noqa: E402
-from regret.report import report  # noqa: E402
+from regret.report import (  # noqa: E402
+    peer_table,
+    per_game,
+    report,  # noqa: E402
+)
 from regret.rollouts import play_on, position_game  # noqa: E402
 
 from minesweep_env.solver.probability import count_position  # noqa: E402
@@ -167,6 +170,7 @@ def test_the_tables_count_verdicts_and_the_loss_per_game():
     rows = [
         {
             "phase": "early",
+            "game": game,
             "reason": "search",
             "band": "<= 10",
             "place": "edge, frontier",
@@ -181,7 +185,9 @@ def test_the_tables_count_verdicts_and_the_loss_per_game():
             "jsminesweeper": None,
             "candidates": [],
         }
-        for v, r in (("best", 0.0), ("noise", 0.02), ("worse", 0.1), ("best", 0.0))
+        for game, (v, r) in enumerate(
+            (("best", 0.0), ("noise", 0.02), ("worse", 0.1), ("best", 0.0))
+        )
     ]
     text = report(rows, games=10)
     assert "| early | 4 | 50% | 25% | 25% | 3.00 | +1.50 | +0.60 ± " in text
@@ -282,17 +288,32 @@ def test_bad_arguments_get_one_line_and_exit_2(guess_file, tmp_path, bad):
 
 
 def test_the_peer_table_weighs_jsminesweeper_s_cells_per_phase_and_per_game():
-    def row(phase: str, gain: float, se: float) -> dict:
+    def row(phase: str, gain: float, se: float, game: int) -> dict:
         candidates = [{"cell": 1, "gain": 0.0}, {"cell": 2, "gain": gain, "gain_se": se}]
-        return {"phase": phase, "cell": 1, "jsminesweeper": 2, "candidates": candidates}
+        return {
+            "phase": phase,
+            "game": game,
+            "cell": 1,
+            "jsminesweeper": 2,
+            "candidates": candidates,
+        }
 
-    same = {"phase": "mid", "cell": 3, "jsminesweeper": 3, "candidates": []}
-    rows = [row("early", 0.10, 0.01), row("early", -0.02, 0.05), row("endgame", -0.3, 0.1), same]
-    text = report_peer(rows, games=20)
-    assert "| early | 2 | 1 | 0 | 1 | +4.00 | +0.400 ± " in text
+    same = {"phase": "mid", "game": 3, "cell": 3, "jsminesweeper": 3, "candidates": []}
+    early = [row("early", 0.10, 0.01, 0), row("early", -0.02, 0.05, 0), row("early", 0.04, 0.05, 1)]
+    text = peer_table([*early, row("endgame", -0.3, 0.1, 2), same], games=20)
+    # Per game the gains are summed first: games 0 and 1 hold +0.08 and +0.04, the
+    # other 18 of the 20 games 0, so the mean is +0.6 points and the 95% half-width
+    # 1.96 * sqrt((0.08² + 0.04² - 20 * 0.006²) / 19 / 20) = 0.858 points.
+    assert "| early | 3 | 1 | 0 | 2 | +4.00 | +0.600 ± 0.858 |" in text
     assert "| endgame | 1 | 0 | 1 | 0 | -30.00 | -1.500 ± n/a |" in text
-    assert "| all | 3 | 1 | 1 | 1 | -7.33 | -1.100 ± " in text
+    assert "| all | 4 | 1 | 1 | 2 | -4.50 | -0.900 ± 3.121 |" in text
     assert "| mid |" not in text  # the cells agree there: not a differing decision
+
+
+def test_decisions_of_one_game_widen_the_interval_as_one_game():
+    apart = per_game([(0, 0.1), (1, 0.1), (2, -0.1), (3, -0.1)], games=10)
+    together = per_game([(0, 0.1), (0, 0.1), (1, -0.1), (1, -0.1)], games=10)
+    assert apart == "+0.00 ± 4.13" and together == "+0.00 ± 5.84"
 
 
 def test_only_differing_measures_jsminesweeper_s_cell_against_search_s_alone(guess_file, tmp_path):
