@@ -145,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     agent = make_agent(args.agent)
     if not isinstance(agent, SearchAgent):
         parser.error(f"--agent {args.agent!r} is not a search agent")
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"guess_log.py: {args.out.parent}: cannot create: {error.strerror}", file=sys.stderr)
+        return 2
     peer = None
     try:
         if args.jsminesweeper:
