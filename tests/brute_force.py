@@ -9,6 +9,7 @@ are counted with a binomial coefficient, since no number constrains them.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations
 from math import comb
 
 from minesweep_env.core.board import Board
@@ -104,3 +105,25 @@ def exact_probabilities(
     for i in safe_known:
         probs[i] = Fraction(0)
     return total, probs
+
+
+def every_layout(board: Board) -> list[frozenset[int]]:
+    """Every mine layout of the unflagged covered cells that fits the numbers and the total."""
+    flat = board.grid.reshape(-1)
+    table = neighbour_table(board.width, board.height)
+    free = [c for c in range(flat.size) if flat[c] == COVERED]
+    flags = {c for c in range(flat.size) if flat[c] == FLAGGED}
+    numbers = [(c, int(flat[c])) for c in range(flat.size) if flat[c] >= 0]
+    found = []
+    for chosen in combinations(free, board.mines_left):
+        mines = flags | set(chosen)
+        if all(sum(n in mines for n in table[c]) == v for c, v in numbers):
+            found.append(frozenset(chosen))
+    return found
+
+
+def shows(board: Board, layout: frozenset[int], cell: int) -> int:
+    """The number ``cell`` shows in ``layout`` (flags count as mines)."""
+    flat = board.grid.reshape(-1)
+    table = neighbour_table(board.width, board.height)
+    return sum(n in layout or flat[n] == FLAGGED for n in table[cell])

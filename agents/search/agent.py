@@ -8,7 +8,8 @@ Each move, in this order:
 3. the exact endgame, when at most ``endgame_layouts`` layouts remain
    (:mod:`.endgame`): the probe with the highest win probability;
 4. a forced guess (:mod:`.forced`: a 50/50 pair or 2x2 box, or a pseudo one,
-   that no number outside it can ever settle), taken as early as possible;
+   that no number outside it can ever settle), taken as early as possible; with
+   ``chains``, also a closed chain of 50/50 links (:mod:`.chains`);
 5. otherwise the candidates (:mod:`.candidates`: up to ``width`` cells within
    ``margin`` of the best safety, one cell far from any number, and, when the
    cells off the frontier are within ``offset_margin`` of the best, up to
@@ -84,6 +85,7 @@ from ..base import Agent
 from ..big_counts import scaled_ratio, times
 from ..settings import settings_from
 from .candidates import candidates, rank
+from .chains import chain_guess
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .lookahead import Assessment, assess, assess_above
@@ -172,6 +174,7 @@ class SearchAgent(Agent):
         self.deep_secondary = settings.deep_secondary
         self.settle = settings.settle
         self.deep_gap = settings.deep_gap
+        self.chains = settings.chains
         self.opening = settings.opening
         first = (settings.first_x, settings.first_y)
         self.first_cell = first if settings.first_x >= 0 else None
@@ -235,6 +238,8 @@ class SearchAgent(Agent):
         if endgame is not None:
             return endgame
         forced = forced_guess(board, weights, self._cache)
+        if forced is None and self.chains:
+            forced = chain_guess(board, weights)
         if forced is not None and valid[forced]:
             return Advice(forced, "forced", 1.0 - mine[forced] / weights.layouts)
         return self._search(board, weights, valid, every)

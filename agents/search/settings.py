@@ -62,6 +62,9 @@ DEEP_SECONDARY = 1
 """From depth 3 on, keep the depth-2 default's valuation at the look-ahead's leaves (1: on;
 see :func:`.lookahead.next_guess_value`); 0 values the last guess by the plain best
 safety in the compiled kernel."""
+CHAINS = 0
+"""Take a closed chain of 50/50 links first, as a forced guess (1: on; see
+:mod:`.chains`): JSMinesweeper's extended 50/50s."""
 SETTLE = 0
 """With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
 :data:`.agent.SETTLE_GAP`). Off: it costs about a third of depth 3's time and
@@ -115,6 +118,9 @@ class SearchSettings:
     settle: bool = setting(bool(SETTLE), 0, 1, "with deep_secondary, weigh near ties exactly")
     deep_gap: float = setting(
         DEEP_GAP, 0, 1e9, "let depth 3+ choose only among depth 2's candidates this close"
+    )
+    chains: bool = setting(
+        bool(CHAINS), 0, 1, "toss a closed chain of 50/50 links first (extended 50/50s)"
     )
     opening: bool = setting(True, 0, 1, "play the known best first click")
     first_x: int = setting(-1, -1, MAX_SIDE - 1, "the first click's column (-1: the table's)")

@@ -3,13 +3,12 @@ against brute-force enumeration of every layout of small positions."""
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 import pytest
+from brute_force import every_layout, shows
 
 from minesweep_env import Board
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
+from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.core.layout import MineLayout
 from minesweep_env.core.minefield import Minefield
 from minesweep_env.solver.probability import count_position
@@ -44,28 +43,6 @@ def _position(seed: int, box: bool) -> Board:
     return Board(field.view.copy(), int(mines.sum()))
 
 
-def _layouts(board: Board) -> list[frozenset[int]]:
-    """Every mine layout of the unflagged covered cells that fits the numbers and the total."""
-    flat = board.grid.reshape(-1)
-    table = neighbour_table(board.width, board.height)
-    free = [c for c in range(flat.size) if flat[c] == COVERED]
-    flags = {c for c in range(flat.size) if flat[c] == FLAGGED}
-    numbers = [(c, int(flat[c])) for c in range(flat.size) if flat[c] >= 0]
-    found = []
-    for chosen in combinations(free, board.mines_left):
-        mines = flags | set(chosen)
-        if all(sum(n in mines for n in table[c]) == v for c, v in numbers):
-            found.append(frozenset(chosen))
-    return found
-
-
-def _shows(board: Board, layout: frozenset[int], cell: int) -> int:
-    """The number ``cell`` shows in ``layout`` (flags count as mines)."""
-    flat = board.grid.reshape(-1)
-    table = neighbour_table(board.width, board.height)
-    return sum(n in layout or flat[n] == FLAGGED for n in table[cell])
-
-
 def _forced_cases(count: int, box: bool) -> list[tuple[Board, int]]:
     """The first ``count`` positions (of the kind above) with a forced guess."""
     found = []
@@ -89,7 +66,7 @@ def test_a_forced_guess_is_a_coin_flip_no_number_can_ever_settle(board, cell):
     weights = count_position(board)
     found, (p, q) = forced_twin(board, weights)
     assert found == cell and cell in p
-    layouts = _layouts(board)
+    layouts = every_layout(board)
     assert len(layouts) == weights.layouts
     fits = set(layouts)
     with_mine = [layout for layout in layouts if cell in layout]
@@ -104,7 +81,7 @@ def test_a_forced_guess_is_a_coin_flip_no_number_can_ever_settle(board, cell):
         flat = board.grid.reshape(-1)
         for other in range(flat.size):
             if other not in p + q and other not in layout and flat[other] != FLAGGED:
-                assert _shows(board, layout, other) == _shows(board, twin, other)
+                assert shows(board, layout, other) == shows(board, twin, other)
 
 
 @pytest.mark.parametrize(("board", "cell"), CASES)
