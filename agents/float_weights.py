@@ -219,6 +219,13 @@ class _Residues:
         """:meth:`values` of every row: each group's weight, then the layouts."""
         return self.values(slice(0, self.group_count + 2))
 
+    @cached_property
+    def layouts(self) -> int:
+        """The layouts alone (the last row): what a 50/50 tally needs, without
+        decoding every group's weight."""
+        last = self.group_count + 1
+        return self.values(slice(last, last + 1))[0]
+
 
 RESIDUE_CACHE = 256
 """How many counted positions :func:`_count_residues` remembers. One move of ``search``
@@ -266,10 +273,7 @@ def exact_layouts(board: Board) -> int | None:
     found = _count_residues(board)
     if found is None:
         return None
-    if "every_value" in found.__dict__:  # decoded already
-        return found.every_value[-1] or None
-    last = found.group_count + 1
-    return found.values(slice(last, last + 1))[0] or None
+    return found.layouts or None
 
 
 def exact_groups(board: Board) -> GroupedCount | None:
