@@ -98,6 +98,9 @@ PEER_HEADER = (
 )
 
 
+COIN = 1e-6
+"""A safety this close to 1/2 is a coin flip (safeties are stored rounded to 1e-6)."""
+
 Differing = tuple[int, Row, bool]
 """Where JSMinesweeper's cell differs: the game, its cell's candidate entry, and whether
 the decision was played on every layout."""
@@ -120,12 +123,17 @@ def peer_table(rows: list[Row], games: int) -> str:
     games they came from: what playing its cell at exactly these decisions would have
     won or lost, with ``search`` playing on."""
     differ: list[tuple[str, Differing]] = []
+    coin_first: list[Differing] = []
     for row in rows:
         peer = row.get("jsminesweeper")
         if peer is None or peer == row["cell"]:
             continue
         entry = next(c for c in row["candidates"] if c["cell"] == peer)
-        differ.append((row["phase"], (int(row["game"]), entry, bool(row.get("exact")))))
+        ours = next(c for c in row["candidates"] if c["cell"] == row["cell"])
+        found = (int(row["game"]), entry, bool(row.get("exact")))
+        differ.append((row["phase"], found))
+        if abs(entry["safety"] - 0.5) < COIN and ours["safety"] > 0.5 + COIN:
+            coin_first.append(found)
     if not differ:
         return "No decision here where JSMinesweeper's cell differs from search's was measured."
     lines = [PEER_HEADER]
@@ -134,6 +142,8 @@ def peer_table(rows: list[Row], games: int) -> str:
         if group:
             lines.append(_peer_line(label, group, games))
     lines.append(_peer_line("all", [d for _, d in differ], games))
+    if coin_first:
+        lines.append(_peer_line("of all: its cell a 50/50, search's safer", coin_first, games))
     return "\n".join(lines)
 
 

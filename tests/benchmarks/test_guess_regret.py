@@ -288,8 +288,11 @@ def test_bad_arguments_get_one_line_and_exit_2(guess_file, tmp_path, bad):
 
 
 def test_the_peer_table_weighs_jsminesweeper_s_cells_per_phase_and_per_game():
-    def row(phase: str, gain: float, se: float, game: int) -> dict:
-        candidates = [{"cell": 1, "gain": 0.0}, {"cell": 2, "gain": gain, "gain_se": se}]
+    def row(phase: str, gain: float, se: float, game: int, theirs: float = 0.9) -> dict:
+        candidates = [
+            {"cell": 1, "safety": 0.8, "gain": 0.0},
+            {"cell": 2, "safety": theirs, "gain": gain, "gain_se": se},
+        ]
         return {
             "phase": phase,
             "game": game,
@@ -300,7 +303,7 @@ def test_the_peer_table_weighs_jsminesweeper_s_cells_per_phase_and_per_game():
 
     same = {"phase": "mid", "game": 3, "cell": 3, "jsminesweeper": 3, "candidates": []}
     early = [row("early", 0.10, 0.01, 0), row("early", -0.02, 0.05, 0), row("early", 0.04, 0.05, 1)]
-    text = peer_table([*early, row("endgame", -0.3, 0.1, 2), same], games=20)
+    text = peer_table([*early, row("endgame", -0.3, 0.1, 2, theirs=0.5), same], games=20)
     # Per game the gains are summed first: games 0 and 1 hold +0.08 and +0.04, the
     # other 18 of the 20 games 0, so the mean is +0.6 points and the 95% half-width
     # 1.96 * sqrt((0.08² + 0.04² - 20 * 0.006²) / 19 / 20) = 0.858 points.
@@ -308,6 +311,8 @@ def test_the_peer_table_weighs_jsminesweeper_s_cells_per_phase_and_per_game():
     assert "| endgame | 1 | 0 | 1 | 0 | -30.00 | -1.500 ± n/a |" in text
     assert "| all | 4 | 1 | 1 | 2 | -4.50 | -0.900 ± 3.121 |" in text
     assert "| mid |" not in text  # the cells agree there: not a differing decision
+    # The endgame's decision is a coin flip taken first: JSMinesweeper's cell is 1/2 safe.
+    assert "| of all: its cell a 50/50, search's safer | 1 | 0 | 1 | 0 | -30.00 |" in text
 
 
 def test_decisions_of_one_game_widen_the_interval_as_one_game():
