@@ -85,7 +85,7 @@ from ..base import Agent
 from ..big_counts import scaled_ratio, times
 from ..settings import settings_from
 from .candidates import candidates, rank
-from .chains import chain_guess
+from .chains import chain_guess, closed_chain
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from .forced import forced_guess
 from .lookahead import Assessment, assess, assess_above
@@ -238,11 +238,31 @@ class SearchAgent(Agent):
         if endgame is not None:
             return endgame
         forced = forced_guess(board, weights, self._cache)
-        if forced is None and self.chains:
+        if forced is None and self.chains == 1:
             forced = chain_guess(board, weights)
         if forced is not None and valid[forced]:
             return Advice(forced, "forced", 1.0 - mine[forced] / weights.layouts)
+        if self.chains == 2:
+            tossed = self._toss_chain(board, weights, valid, every)
+            if tossed is not None:
+                return tossed
         return self._search(board, weights, valid, every)
+
+    def _toss_chain(
+        self, board: Board, weights: Weights, valid: np.ndarray, every: bool
+    ) -> Advice | None:
+        """A closed chain's cell the look-ahead scores best, as a forced guess (``None``
+        without a closed chain): all its cells are coin flips, which one is tossed only
+        changes what its number then shows."""
+        chain = closed_chain(board, weights)
+        if chain is None:
+            return None
+        only = np.zeros_like(valid)
+        cells = list(chain[0] + chain[1])
+        only[cells] = valid[cells]
+        if not only.any():
+            return None
+        return replace(self._search(board, weights, only, every), reason="forced")
 
     def _endgame(self, board: Board, weights: Weights) -> Advice | None:
         if weights.mines_left is None or weights.layouts > self.endgame_layouts:

@@ -63,8 +63,10 @@ DEEP_SECONDARY = 1
 see :func:`.lookahead.next_guess_value`); 0 values the last guess by the plain best
 safety in the compiled kernel."""
 CHAINS = 0
-"""Take a closed chain of 50/50 links first, as a forced guess (1: on; see
-:mod:`.chains`): JSMinesweeper's extended 50/50s."""
+"""Toss a closed chain of 50/50 links first, as a forced guess (see :mod:`.chains`):
+JSMinesweeper's extended 50/50s. 1: the chain's first cell in the greedy order; 2: the
+chain's cell the look-ahead scores best (JSMinesweeper breaks the tie by its look-ahead
+too); 0: off."""
 SETTLE = 0
 """With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
 :data:`.agent.SETTLE_GAP`). Off: it costs about a third of depth 3's time and
@@ -119,8 +121,8 @@ class SearchSettings:
     deep_gap: float = setting(
         DEEP_GAP, 0, 1e9, "let depth 3+ choose only among depth 2's candidates this close"
     )
-    chains: bool = setting(
-        bool(CHAINS), 0, 1, "toss a closed chain of 50/50 links first (extended 50/50s)"
+    chains: int = setting(
+        CHAINS, 0, 2, "toss a closed chain of 50/50 links first (1: greedy's cell, 2: look-ahead's)"
     )
     opening: bool = setting(True, 0, 1, "play the known best first click")
     first_x: int = setting(-1, -1, MAX_SIDE - 1, "the first click's column (-1: the table's)")
