@@ -132,7 +132,8 @@ def peer_table(rows: list[Row], games: int) -> str:
         ours = next(c for c in row["candidates"] if c["cell"] == row["cell"])
         found = (int(row["game"]), entry, bool(row.get("exact")))
         differ.append((row["phase"], found))
-        if abs(entry["safety"] - 0.5) < COIN and ours["safety"] > 0.5 + COIN:
+        theirs, own = entry.get("safety"), ours.get("safety")
+        if theirs is not None and own is not None and abs(theirs - 0.5) < COIN < own - 0.5:
             coin_first.append(found)
     if not differ:
         return "No decision here where JSMinesweeper's cell differs from search's was measured."

@@ -232,8 +232,9 @@ def test_without_exact_layouts_the_decision_is_sampled():
     assert "exact" not in line and line["samples"] == 4
 
 
-def _exact_row(reason: str, regret: float, matches: bool | None) -> dict:
+def _exact_row(reason: str, regret: float, matches: bool | None, game: int) -> dict:
     return {
+        "game": game,
         "exact": True,
         "every_cell": True,
         "phase": "endgame",
@@ -259,9 +260,9 @@ def _exact_row(reason: str, regret: float, matches: bool | None) -> dict:
 
 def test_the_exact_table_counts_best_choices_regret_and_agreement():
     rows = [
-        _exact_row("endgame", 0.0, True),
-        _exact_row("endgame", 0.25, False),
-        _exact_row("search", 0.0, None),
+        _exact_row("endgame", 0.0, True, game=0),
+        _exact_row("endgame", 0.25, False, game=1),
+        _exact_row("search", 0.0, None, game=2),
     ]
     # JSMinesweeper's cell exactly better by 25 points: no noise to be within.
     rows[1]["jsminesweeper"] = 3
