@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from regret.decisions import Decision, read_decisions
+from regret.decisions import Decision, add_log_arguments, check_log_arguments, read_decisions
 from regret.pieces import EDGE_LAYOUTS, Pieces, pieces
 from tqdm import tqdm
 
@@ -79,15 +79,11 @@ def table(found: list[Found], games: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--guesses", type=Path, required=True, help="a guess_log.py log")
-    parser.add_argument("--games", type=int, help="only the log's first GAMES games")
+    add_log_arguments(parser)
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    if not args.guesses.is_file():
-        parser.error(f"--guesses {args.guesses}: no such file")
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be at least 1")
+    check_log_arguments(parser, args)
     decisions, games = read_decisions(args.guesses, args.games)
     found: list[Found] = []
     try:

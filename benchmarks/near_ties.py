@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
-from regret.decisions import read_decisions
+from regret.decisions import add_log_arguments, check_log_arguments, read_decisions
 from tqdm import tqdm
 
 from semiautomines_agents import make_agent
@@ -61,15 +60,11 @@ def table(gaps: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--guesses", type=Path, required=True, help="a guess_log.py log")
-    parser.add_argument("--games", type=int, help="only the log's first GAMES games")
+    add_log_arguments(parser)
     parser.add_argument("--agent", default="search", help="a search setting string")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    if not args.guesses.is_file():
-        parser.error(f"--guesses {args.guesses}: no such file")
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be at least 1")
+    check_log_arguments(parser, args)
     try:
         agent = make_agent(args.agent)
     except ValueError as error:

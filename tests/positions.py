@@ -40,6 +40,28 @@ def random_position(
     return Board(field.view.copy(), mines), layout
 
 
+def dense_position(
+    seed: int, widths: tuple[int, int], heights: tuple[int, int], density: float, flags: float
+) -> Board:
+    """A small dense position probed to the end but for one to three safe cells, each
+    mine flagged with chance ``flags``: numbers beside known mines, where links, twins
+    and isolated edges are common. ``widths`` and ``heights`` are ``[low, high)``."""
+    rng = np.random.default_rng(seed)
+    width, height = int(rng.integers(*widths)), int(rng.integers(*heights))
+    mines = rng.random((height, width)) < density
+    safe = np.flatnonzero(~mines.reshape(-1))
+    kept = {int(c) for c in rng.permutation(safe)[: int(rng.integers(1, 4))]}
+    field = Minefield(MineLayout(mines), first_click="none", rng=rng)
+    for cell in safe.tolist():
+        if cell not in kept:
+            field.probe(cell % width, cell // width)
+    view = field.view.reshape(-1)
+    for cell in np.flatnonzero(mines.reshape(-1)).tolist():
+        if rng.random() < flags:
+            view[cell] = FLAGGED
+    return Board(field.view.copy(), int(mines.sum()))
+
+
 def undecided_positions(
     count: int,
     *,

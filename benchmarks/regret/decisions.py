@@ -14,6 +14,7 @@ layouts the position admits (bands by powers of ten), and where its cell lies
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,3 +149,17 @@ def describe(decision: Decision) -> dict[str, Any]:
 
 def covered_cells(grid: np.ndarray) -> np.ndarray:
     return np.flatnonzero(grid.reshape(-1) == COVERED)
+
+
+def add_log_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--guesses`` (a guess log) and ``--games``, as the readers of a guess log take them."""
+    parser.add_argument("--guesses", type=Path, required=True, help="a guess_log.py log")
+    parser.add_argument("--games", type=int, help="only the log's first GAMES games")
+
+
+def check_log_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """One line and exit 2 for a missing log or a count of games below 1."""
+    if not args.guesses.is_file():
+        parser.error(f"--guesses {args.guesses}: no such file")
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")

@@ -7,10 +7,10 @@ import subprocess
 import sys
 from collections import Counter
 
-import numpy as np
 import pytest
 from brute_force import every_layout
 from paths import REPO
+from positions import dense_position
 
 sys.path.append(str(REPO / "benchmarks"))
 
@@ -19,29 +19,14 @@ from guess_log import GuessLogger, log_games  # noqa: E402
 from regret.pieces import edge_alone, isolated_edges, pieces  # noqa: E402
 
 from minesweep_env import Board  # noqa: E402
-from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table  # noqa: E402
-from minesweep_env.core.layout import MineLayout  # noqa: E402
-from minesweep_env.core.minefield import Minefield  # noqa: E402
+from minesweep_env.core.cells import COVERED, neighbour_table  # noqa: E402
 from minesweep_env.solver.probability import count_position  # noqa: E402
 from semiautomines_agents import make_agent  # noqa: E402
 
 
 def _position(seed: int) -> Board:
-    """A small dense position probed but for a few covered patches, some mines flagged."""
-    rng = np.random.default_rng(seed)
-    width, height = int(rng.integers(4, 7)), int(rng.integers(3, 5))
-    mines = rng.random((height, width)) < 0.35
-    safe = np.flatnonzero(~mines.reshape(-1))
-    kept = {int(c) for c in rng.permutation(safe)[: int(rng.integers(1, 4))]}
-    field = Minefield(MineLayout(mines), first_click="none", rng=rng)
-    for cell in safe.tolist():
-        if cell not in kept:
-            field.probe(cell % width, cell // width)
-    view = field.view.reshape(-1)
-    for cell in np.flatnonzero(mines.reshape(-1)).tolist():
-        if rng.random() < 0.4:
-            view[cell] = FLAGGED
-    return Board(field.view.copy(), int(mines.sum()))
+    """A small dense position, some mines flagged: isolated edges are common."""
+    return dense_position(seed, (4, 7), (3, 5), density=0.35, flags=0.4)
 
 
 def _cases(count: int) -> list[tuple[Board, tuple[int, ...]]]:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from brute_force import every_layout, shows
+from positions import dense_position
 
 from minesweep_env import Board
 from minesweep_env.core.cells import COVERED, FLAGGED
-from minesweep_env.core.layout import MineLayout
-from minesweep_env.core.minefield import Minefield
 from minesweep_env.solver.probability import count_position
 from semiautomines_agents import SearchAgent
 from semiautomines_agents.search.chains import chain_guess, closed_chain, links
@@ -19,22 +18,8 @@ from semiautomines_agents.search.forced import forced_guess
 
 
 def _position(seed: int) -> Board:
-    """A small, dense position probed to the end but for a few safe cells, about
-    half its mines flagged: numbers beside known mines, where links are common."""
-    rng = np.random.default_rng(seed)
-    width, height = int(rng.integers(4, 8)), int(rng.integers(2, 5))
-    mines = rng.random((height, width)) < 0.4
-    safe = np.flatnonzero(~mines.reshape(-1))
-    kept = {int(c) for c in rng.permutation(safe)[: int(rng.integers(1, 4))]}
-    field = Minefield(MineLayout(mines), first_click="none", rng=rng)
-    for cell in safe.tolist():
-        if cell not in kept:
-            field.probe(cell % width, cell // width)
-    view = field.view.reshape(-1)
-    for cell in np.flatnonzero(mines.reshape(-1)).tolist():
-        if rng.random() < 0.5:
-            view[cell] = FLAGGED
-    return Board(field.view.copy(), int(mines.sum()))
+    """A small, dense position, about half its mines flagged: links are common."""
+    return dense_position(seed, (4, 8), (2, 5), density=0.4, flags=0.5)
 
 
 def _chain_cases(count: int) -> list[Board]:
