@@ -46,7 +46,7 @@ Chain = tuple[tuple[int, ...], tuple[int, ...]]
 """A chain's two halves ``P`` (``t1, t3, ...``) and ``Q`` (``t2, t4, ...``), flat indices."""
 
 
-def _cell_states(board: Board, weights: Weights) -> tuple[np.ndarray, np.ndarray]:
+def cell_states(board: Board, weights: Weights) -> tuple[np.ndarray, np.ndarray]:
     """Per flat cell: undecided (covered, mine in some layouts but not all), and
     known mine (flagged, or covered and a mine in every layout)."""
     flat = board.grid.reshape(-1)
@@ -67,7 +67,7 @@ def links(board: Board, weights: Weights) -> dict[int, set[int]]:
     only two undecided neighbours of a shown number still needing one mine."""
     flat = board.grid.reshape(-1)
     table = neighbour_table(board.width, board.height)
-    undecided, known_mine = _cell_states(board, weights)
+    undecided, known_mine = cell_states(board, weights)
     linked: dict[int, set[int]] = {}
     for cell in np.flatnonzero(flat >= 0).tolist():
         around = table[cell]
@@ -125,7 +125,7 @@ def closed_chain(board: Board, weights: Weights) -> Chain | None:
     if len(linked) < 4:
         return None
     table = neighbour_table(board.width, board.height)
-    _, known_mine = _cell_states(board, weights)
+    _, known_mine = cell_states(board, weights)
     for path in _paths(linked):
         if _closed(path, table, known_mine):
             return tuple(path[0::2]), tuple(path[1::2])

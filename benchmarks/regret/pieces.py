@@ -26,7 +26,7 @@ import numpy as np
 from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED, neighbour_table
 from minesweep_env.solver.probability import Weights
-from semiautomines_agents.search.chains import closed_chain
+from semiautomines_agents.search.chains import cell_states, closed_chain
 from semiautomines_agents.search.endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
 from semiautomines_agents.search.forced import forced_guess
 
@@ -37,18 +37,9 @@ EDGE_BUDGET = 20_000_000
 
 
 def _undecided_and_known(board: Board, weights: Weights) -> tuple[set[int], set[int]]:
-    """The covered cells that are a mine in some layouts but not all, and the known
-    mines (flags, and covered cells that are a mine in every layout)."""
-    flat = board.grid.reshape(-1)
-    undecided, known = set(), set(np.flatnonzero(flat == FLAGGED).tolist())
-    for cell, weight in weights.mine_weight.items():
-        if flat[cell] != COVERED or weight is None:
-            continue
-        if weight == weights.layouts:
-            known.add(cell)
-        elif weight > 0:
-            undecided.add(cell)
-    return undecided, known
+    """:func:`.chains.cell_states` as sets of flat cells."""
+    undecided, known = cell_states(board, weights)
+    return set(np.flatnonzero(undecided).tolist()), set(np.flatnonzero(known).tolist())
 
 
 def isolated_edges(board: Board, weights: Weights) -> list[tuple[int, ...]]:
