@@ -1,0 +1,84 @@
+"""Gate a tie-break before building it: what other ways of breaking search's near ties win.
+
+Reads a regret map (``benchmarks/guess_regret.py``'s ``--out``) and the guess log it
+measured. At each look-ahead guess, the measured candidates scoring within
+``--gap`` of the best form the tie (:mod:`regret.tie_break`); each rule's pick is
+credited with its candidate's paired gain over search's choice, already measured.
+Only the log's first games whose every decision is measured count, so a map still
+running gives an honest partial table. The table says which lever, if any, is worth
+a 20,000-game run: a rule whose interval does not clear 0 here will not clear it there.
+
+Run: ``python benchmarks/tie_breaks.py --guesses runs/expert_guesses.jsonl
+--regret runs/expert_regret.jsonl --gap 0.005``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from regret.decisions import add_log_arguments, check_log_arguments, read_decisions
+from regret.tie_break import complete_games, near_ties, table
+
+from semiautomines_agents import make_agent
+from semiautomines_agents.search.agent import SearchAgent
+
+GAPS = (0.001, 0.005, 0.02)
+"""The relative gaps to the best score the table is given for by default."""
+
+
+def read_rows(path: Path) -> list[dict]:
+    """A regret map's lines, those a hard kill cut short left out."""
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_log_arguments(parser)
+    parser.add_argument("--regret", type=Path, required=True, help="guess_regret.py's --out")
+    parser.add_argument(
+        "--gap",
+        type=float,
+        action="append",
+        help=f"relative gap to the best score (repeatable; default {', '.join(map(str, GAPS))})",
+    )
+    args = parser.parse_args(argv)
+    check_log_arguments(parser, args)
+    if not args.regret.is_file():
+        parser.error(f"--regret {args.regret}: no such file")
+    gaps = args.gap or list(GAPS)
+    if any(not 0 <= g < 1 for g in gaps):
+        parser.error("--gap must be at least 0 and below 1")
+    agent = make_agent("search")
+    assert isinstance(agent, SearchAgent)
+    decisions, games = read_decisions(args.guesses, args.games)
+    rows = read_rows(args.regret)
+    complete = complete_games(rows, decisions, games)
+    kept = set(games[:complete])
+    by_key = {d.key: d for d in decisions if d.game in kept}
+    rows = [r for r in rows if r.get("key") in by_key]
+    print(
+        f"{len(rows):,} measured decisions in the first {complete:,} games of "
+        f"{len(games):,}, every one of their decisions measured.\n"
+    )
+    try:
+        for gap in gaps:
+            ties = near_ties(agent, rows, by_key, gap)
+            print(f"Candidates within {gap:.1%} of the best score: {len(ties):,} ties.\n")
+            print(table(ties, complete) + "\n")
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
