@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help=f"relative gap to the best score (repeatable; default {', '.join(map(str, GAPS))})",
     )
+    parser.add_argument("--value", type=Path, help="a value network (NAME.pt) to break ties by")
+    parser.add_argument("--value-samples", type=int, default=32, help="layouts per tie for --value")
     args = parser.parse_args(argv)
     check_log_arguments(parser, args)
     if not args.regret.is_file():
@@ -57,6 +59,18 @@ def main(argv: list[str] | None = None) -> int:
     gaps = args.gap or list(GAPS)
     if any(not 0 <= g < 1 for g in gaps):
         parser.error("--gap must be at least 0 and below 1")
+    if args.value_samples < 1:
+        parser.error("--value-samples must be at least 1")
+    net = None
+    if args.value is not None:
+        from regret.value_break import value_choices
+
+        from semiautomines_agents.value.network import ValueFileError, load
+
+        try:
+            net = load(args.value)
+        except ValueFileError as error:
+            parser.error(f"--value: {error}")
     agent = make_agent("search")
     assert isinstance(agent, SearchAgent)
     decisions, games = read_decisions(args.guesses, args.games)
@@ -73,7 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         for gap in gaps:
             ties = near_ties(agent, rows, by_key, gap)
             print(f"Candidates within {gap:.1%} of the best score: {len(ties):,} ties.\n")
-            print(table(ties, complete) + "\n")
+            extra = {}
+            if net is not None:
+                extra["the value network"] = value_choices(net, ties, by_key, args.value_samples)
+            print(table(ties, complete, extra) + "\n")
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
         return 130

@@ -256,13 +256,15 @@ HEADER = (
 )
 
 
-def table(ties: list[Tie], games: int) -> str:
-    """Each rule's gain over search's own choice at the ties, per game of ``games``."""
+def table(ties: list[Tie], games: int, extra: dict[str, dict[str, int]] | None = None) -> str:
+    """Each rule's gain over search's own choice at the ties, per game of ``games``;
+    ``extra``: more rules' choices (tie key -> cell), by name."""
     lines = [HEADER]
     rules: dict[str, dict[str, int]] = {
         name: {t.key: rule(t) for t in ties} for name, rule in FIXED_RULES.items()
     }
     rules["learned (cross-fitted by game)"] = learned_choices(ties)
+    rules |= extra or {}
     for name, choices in rules.items():
         picked = [(t, choices[t.key]) for t in ties]
         gains = [(t.game, t.gains[c]) for t, c in picked if c != t.search]

@@ -16,6 +16,7 @@ sys.path.append(str(REPO / "benchmarks"))
 import tie_breaks  # noqa: E402
 from guess_log import GuessLogger, log_games  # noqa: E402
 from regret.decisions import read_decisions  # noqa: E402
+from regret.exact import safety  # noqa: E402
 from regret.tie_break import (  # noqa: E402
     FEATURES,
     Tie,
@@ -27,7 +28,9 @@ from regret.tie_break import (  # noqa: E402
     near_ties,
     table,
 )
+from regret.value_break import cell_values, value_choices  # noqa: E402
 
+from minesweep_env.solver.probability import count_position  # noqa: E402
 from semiautomines_agents import make_agent  # noqa: E402
 from semiautomines_agents.search.lookahead import Assessment  # noqa: E402
 
@@ -189,3 +192,42 @@ def test_bad_arguments_get_one_line_and_exit_2(mapped, capsys, bad, message):
         tie_breaks.main(argv)
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
+
+
+class ConstantNet:
+    """A stand-in for the value network: every position is worth ``value``."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def values(self, boards):
+        return np.full(len(boards), self.value)
+
+
+def test_a_cell_s_value_is_its_survival_times_what_follows(mapped):
+    """With every next position worth 1, a cell's value is the share of sampled layouts
+    where it is safe: its exact safety, within sampling error. Worth 0, it is the
+    share where probing it wins outright, at most that."""
+    _, _, _, rows, decisions = mapped
+    decision = next(decisions[r["key"]] for r in rows if r["reason"] == "search")
+    cells = tuple(
+        c["cell"] for c in rows[[r["key"] for r in rows].index(decision.key)]["candidates"]
+    )
+    samples = 400
+    surviving = cell_values(ConstantNet(1.0), decision, cells, samples, seed=3)
+    winning = cell_values(ConstantNet(0.0), decision, cells, samples, seed=3)
+    weights = count_position(decision.board)
+    for cell in cells:
+        p = safety(weights, cell)
+        assert abs(surviving[cell] - p) <= 4 * max(np.sqrt(p * (1 - p) / samples), 1e-9)
+        assert 0 <= winning[cell] <= surviving[cell] <= 1
+
+
+def test_the_value_rule_picks_within_the_tie_and_joins_the_table(mapped):
+    agent, _, _, rows, decisions = mapped
+    ties = near_ties(agent, rows, decisions, 0.5)
+    flat = value_choices(ConstantNet(1.0), ties[:5], decisions, samples=4)
+    for found in ties[:5]:
+        assert flat[found.key] in found.cells
+    text = table(ties, 30, {"the value network": {t.key: t.search for t in ties}})
+    assert "| the value network | 0 |" in text
