@@ -3,7 +3,8 @@
 Numbers are one-hot (a 3 is not "three ones"); the engine's exact mine probability
 of each covered cell is given outright, since no small network would learn to count
 layouts; the share of mines among the covered cells (0 when the total is unknown) is a
-plane of its own, since a convolution cannot count. An on-board plane lets the zero padding mark the edges.
+plane of its own, since a convolution cannot count. An on-board plane lets the zero
+padding mark the edges.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ Every position where ``search`` had to guess in a guess log
 The last tenth of the games (by number) is held out, so the figures in the sidecar
 come from games the network never saw: log-loss and Brier score, beside those of
 the constant guess (the mean win rate), which is what the network must beat to
-know anything about a position. Each batch is flipped at random across both axes,
+know anything about a position, and the log-loss it saves over that guess with a
+95% interval by game. Each batch is flipped at random across both axes,
 which leave a position's value unchanged.
 
 Run: ``python -m semiautomines_agents.value.train --guesses runs/value_guesses.jsonl
@@ -66,6 +67,29 @@ def scores(probabilities: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     return {
         "log_loss": round(float(log_loss), 5),
         "brier": round(float(np.mean((p - labels) ** 2)), 5),
+    }
+
+
+def log_loss_gain(
+    probabilities: np.ndarray, baseline: np.ndarray, labels: np.ndarray, games: np.ndarray
+) -> dict[str, float]:
+    """The log-loss per position ``probabilities`` save over ``baseline``, with a 95%
+    interval that takes the game as the unit (a game's positions share its ending)."""
+
+    def losses(p: np.ndarray) -> np.ndarray:
+        p = np.clip(p, 1e-6, 1 - 1e-6)
+        return -(labels * np.log(p) + (1 - labels) * np.log(1 - p))
+
+    saved = losses(baseline) - losses(probabilities)
+    _, index = np.unique(games, return_inverse=True)
+    per_game = np.bincount(index, weights=saved)
+    mean = saved.sum() / len(saved)
+    count = len(per_game)
+    spread = per_game.std(ddof=1) * np.sqrt(count) / len(saved) if count > 1 else float("nan")
+    return {
+        "mean": round(float(mean), 5),
+        "low": round(float(mean - 1.96 * spread), 5),
+        "high": round(float(mean + 1.96 * spread), 5),
     }
 
 
@@ -156,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     held_labels = labels[held]
     constant = np.full(len(held_labels), labels[fit].mean())
+    predicted = predict(net, inputs[held])
     figures = {
         "command": " ".join(
             [
@@ -169,8 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         "held_out_games": int(len(np.unique(games[held]))),
         "epochs": args.epochs,
         "seed": args.seed,
-        "held_out": scores(predict(net, inputs[held]), held_labels),
+        "held_out": scores(predicted, held_labels),
         "constant": scores(constant, held_labels),
+        "log_loss_saved": log_loss_gain(predicted, constant, held_labels, games[held]),
         "seconds": round(time.perf_counter() - begin, 1),
     }
     save(net, args.out, figures)

@@ -16,7 +16,7 @@ from minesweep_env.solver.probability.engine import mine_probabilities
 from semiautomines_agents import make_agent
 from semiautomines_agents.value.network import ValueFileError, ValueNet, load, save
 from semiautomines_agents.value.planes import PLANES, planes
-from semiautomines_agents.value.train import flip, main, scores
+from semiautomines_agents.value.train import flip, log_loss_gain, main, scores
 
 sys.path.append(str(REPO / "benchmarks"))
 
@@ -97,6 +97,16 @@ def test_scores_of_the_constant_guess_are_its_entropy():
     assert figures["brier"] == pytest.approx(0.1875)
 
 
+def test_the_log_loss_saved_is_paired_and_its_interval_is_by_game():
+    labels = np.array([1.0, 0.0, 1.0, 0.0])
+    games = np.array([0, 0, 1, 1])
+    same = log_loss_gain(np.full(4, 0.5), np.full(4, 0.5), labels, games)
+    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0}
+    sharper = log_loss_gain(np.array([0.9, 0.1, 0.8, 0.2]), np.full(4, 0.5), labels, games)
+    assert sharper["low"] < sharper["mean"] < sharper["high"]
+    assert sharper["mean"] == pytest.approx(np.log(2) + (np.log(0.9) + np.log(0.8)) / 2, abs=1e-5)
+
+
 def test_training_writes_a_network_with_held_out_figures(tmp_path, capsys):
     log = tmp_path / "guesses.jsonl"
     log_games("intermediate", "safe", range(40), 0, GuessLogger(make_agent("search")), log)
@@ -107,6 +117,8 @@ def test_training_writes_a_network_with_held_out_figures(tmp_path, capsys):
     training = meta["training"]
     assert training["held_out_games"] >= 1 and training["positions"] >= 1
     assert set(training["held_out"]) == {"log_loss", "brier"}
+    saved = training["log_loss_saved"]
+    assert saved["low"] <= saved["mean"] <= saved["high"]
     assert 0 <= training["held_out"]["brier"] <= 1
     assert load(out).layers == 2
     assert '"held_out"' in capsys.readouterr().out
