@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--value", type=Path, help="a value network (NAME.pt) to break ties by")
     parser.add_argument("--value-samples", type=int, default=32, help="layouts per tie for --value")
+    parser.add_argument("--markdown", type=Path, help="write the tables here too, as a page")
     args = parser.parse_args(argv)
     check_log_arguments(parser, args)
     if not args.regret.is_file():
@@ -79,21 +81,39 @@ def main(argv: list[str] | None = None) -> int:
     kept = set(games[:complete])
     by_key = {d.key: d for d in decisions if d.game in kept}
     rows = [r for r in rows if r.get("key") in by_key]
-    print(
+    parts = [
         f"{len(rows):,} measured decisions in the first {complete:,} games of "
         f"{len(games):,}, every one of their decisions measured.\n"
-    )
+    ]
+    print(parts[0])
     try:
         for gap in gaps:
             ties = near_ties(agent, rows, by_key, gap)
-            print(f"Candidates within {gap:.1%} of the best score: {len(ties):,} ties.\n")
             extra = {}
             if net is not None:
                 extra["the value network"] = value_choices(net, ties, by_key, args.value_samples)
-            print(table(ties, complete, extra) + "\n")
+            parts.append(
+                f"Candidates within {gap:.1%} of the best score: {len(ties):,} ties.\n\n"
+                + table(ties, complete, extra)
+                + "\n"
+            )
+            print(parts[-1])
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
         return 130
+    if args.markdown:
+        command = " ".join(
+            [
+                "python benchmarks/tie_breaks.py",
+                *map(shlex.quote, sys.argv[1:] if argv is None else argv),
+            ]
+        )
+        page = f"# Near ties broken other ways\n\n```sh\n{command}\n```\n\n" + "\n".join(parts)
+        try:
+            args.markdown.write_text(page)
+        except OSError as error:
+            print(f"tie_breaks.py: {args.markdown}: {error.strerror}", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -173,21 +173,34 @@ def test_a_candidate_s_figures_see_the_board_around_it():
     assert named["numbers"] == 3 and named["score gap"] == 0.0
 
 
-def test_the_command_prints_a_table_per_gap(mapped, capsys):
+def test_the_command_prints_a_table_per_gap_and_writes_the_page(mapped, capsys, tmp_path):
     _, log, regret, _, _ = mapped
-    assert tie_breaks.main(["--guesses", str(log), "--regret", str(regret), "--gap", "0.5"]) == 0
+    page = tmp_path / "ties.md"
+    argv = ["--guesses", str(log), "--regret", str(regret), "--gap", "0.5", "--markdown", str(page)]
+    assert tie_breaks.main(argv) == 0
     out = capsys.readouterr().out
     assert "Candidates within 50.0% of the best score" in out
     assert "| learned (cross-fitted by game) |" in out
+    lines = page.read_text().splitlines()
+    assert lines[0].startswith("# ") and lines[2] == "```sh"
+    assert lines[3].startswith("python benchmarks/tie_breaks.py --guesses")
+    assert "| learned (cross-fitted by game) |" in page.read_text()
 
 
 @pytest.mark.parametrize(
     "bad, message",
-    [(["--regret", "nowhere.jsonl"], "no such file"), (["--gap", "1.5"], "--gap must be")],
+    [
+        (["--regret", "nowhere.jsonl"], "no such file"),
+        (["--gap", "1.5"], "--gap must be"),
+        (["--value", "nowhere.pt"], "--value: "),
+        (["--value-samples", "0"], "--value-samples must be"),
+    ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(mapped, capsys, bad, message):
     _, log, regret, _, _ = mapped
     argv = ["--guesses", str(log), "--regret", str(regret), *bad]
+    if "--regret" in bad:
+        argv = ["--guesses", str(log), *bad]
     with pytest.raises(SystemExit) as stop:
         tie_breaks.main(argv)
     assert stop.value.code == 2
