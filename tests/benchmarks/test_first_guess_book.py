@@ -77,6 +77,9 @@ def test_a_clearly_beaten_cell_leaves_the_race_but_search_s_own_stays():
         (["--numbers", "x"], "--numbers"),
         (["--batch", "0"], "--batch"),
         (["--agent", "greedy"], "--agent"),
+        (["--cells", "3"], "--cells"),
+        (["--cells", "0,0"], "--cells"),
+        (["--cells", "30,2"], "--cells"),
     ],
 )
 def test_bad_flags_are_one_line(flags, message, tmp_path, capsys):
@@ -85,6 +88,15 @@ def test_bad_flags_are_one_line(flags, message, tmp_path, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1] and not (tmp_path / "r.jsonl").exists()
+
+
+def test_a_confirmation_race_plays_only_the_cells_named_and_search_s(tmp_path):
+    out = tmp_path / "rounds.jsonl"
+    flags = ["--out", str(out), "--board", "beginner", "--numbers", "1", "--rounds", "1"]
+    assert book.main([*flags, "--batch", "2", "--cells", "8,8;2,0;8,8", "--seed", "1"]) == 0
+    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
+    own = line["search"]
+    assert set(line["outcomes"]) == {str(own), "80", "2"}
 
 
 def test_a_round_seed_names_its_position_and_number():
