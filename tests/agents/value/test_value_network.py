@@ -11,6 +11,7 @@ import torch
 from paths import REPO
 from positions import random_position
 
+from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.solver.probability.engine import mine_probabilities
 from semiautomines_agents import make_agent
@@ -143,3 +144,14 @@ def test_bad_arguments_get_one_line_and_exit_2(tmp_path, capsys, bad, message):
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert "error:" in last and message in last
     assert not (tmp_path / "v.pt").exists()
+
+
+def test_the_shipped_network_loads_and_values_an_expert_position():
+    weights = REPO / "agents" / "models" / "value_expert.pt"
+    net = load(weights)
+    grid = np.full((16, 30), COVERED, dtype=np.int8)
+    grid[0, 0] = 1
+    start, late = Board(grid, 99), Board(np.where(np.arange(480).reshape(16, 30) < 400, 0, -1), 5)
+    values = net.values([start])
+    assert 0 < values[0] < 1
+    assert 0 <= net.values([late])[0] <= 1
