@@ -26,6 +26,31 @@ from regret.tie_break import complete_games, near_ties, table
 from semiautomines_agents import make_agent
 from semiautomines_agents.search.agent import SearchAgent
 
+ABOUT = """At a look-ahead guess, the candidates that score within a small gap of the best
+are where a longer-term value of a guess could overrule the two-move survival. The
+regret map (`guess_regret.py`) has already played every measured candidate on the
+same layouts, so a rule that picks one of them is credited, at that decision, with
+its candidate's paired gain over search's choice: no new games are needed to gate a
+tie-break before building it. Only the map's first games whose every decision is
+measured count; a gain per game is their sum over those games, with a 95% interval
+that takes the game as the unit.
+
+- Fixed rules (the safest, the most progress, JSMinesweeper's cell...) never look
+  at outcomes, so their gains are unbiased.
+- *learned*: a ridge regression from a candidate's figures (safety, survival,
+  progress, expected clears, place...) less those of search's choice to its measured
+  gain, fitted on the even-numbered games and applied to the odd ones and the other
+  way round, so every gain it is credited with comes from games it never saw.
+- *the value network* (`--value`): each tied cell probed in `--value-samples` layouts
+  of their own (none of the map's), the auto-solver run, and the cell valued by the
+  mean of 0 (a mine), 1 (won) or the network's P(win) of the next position.
+- *best of half the layouts*: the cell that won most on the map's even-numbered
+  layouts, credited with its gain on the odd-numbered ones. A rule that knew the best
+  cell of every tie would win at least this much on average: what is there to be
+  had at this gap, at the least.
+"""
+"""What the page says before its tables."""
+
 GAPS = (0.001, 0.005, 0.02)
 """The relative gaps to the best score the table is given for by default."""
 
@@ -108,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
                 *map(shlex.quote, sys.argv[1:] if argv is None else argv),
             ]
         )
-        page = f"# Near ties broken other ways\n\n```sh\n{command}\n```\n\n" + "\n".join(parts)
+        about = ABOUT
+        page = f"# Near ties broken other ways\n\n```sh\n{command}\n```\n\n{about}\n" + "\n".join(
+            parts
+        )
         try:
             args.markdown.write_text(page)
         except OSError as error:

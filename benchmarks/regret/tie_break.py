@@ -16,8 +16,8 @@ tie without looking at outcomes, so their gains are unbiased. Two rules do look:
   is credited with comes from games it never saw;
 - *best of half the layouts*: the candidate that won most on the even-numbered
   layouts, credited with its gain on the odd-numbered ones. A rule that knew the
-  true best of the tie would do at least this well on average: it bounds what any
-  tie-break at this gap can be worth.
+  true best of the tie would win at least this much on average: it says how much is
+  there to be had at this gap, at the least.
 """
 
 from __future__ import annotations
@@ -270,7 +270,9 @@ def table(ties: list[Tie], games: int, extra: dict[str, dict[str, int]] | None =
         gains = [(t.game, t.gains[c]) for t, c in picked if c != t.search]
         lines.append(_line(name, gains, len(gains), games))
     ceiling = [(t.game, half_best_gain(t)) for t in ties]
-    lines.append(_line("best of half the layouts (a bound)", ceiling, len(ties), games))
+    lines.append(
+        _line("best of half the layouts (there to be had, at least)", ceiling, len(ties), games)
+    )
     return "\n".join(lines)
 
 

@@ -1,5 +1,5 @@
 """Tie-breaks gated on a regret map: the ties, the rules' gains, the cross-fitted ridge and
-the bound from half the layouts."""
+what half the layouts say is there to be had."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def tie(key: str, game: int, gains: dict[int, float], rows: list[list[float]] | 
     )
 
 
-def test_the_bound_takes_the_best_of_the_even_layouts_at_its_odd_ones():
+def test_the_share_to_be_had_takes_the_best_of_the_even_layouts_at_its_odd_ones():
     halves = {3: (0.50, 0.40), 7: (0.60, 0.45), 9: (0.55, 0.90)}
     even_best = Tie("k", 0, 3, (3, 7, 9), {3: 0.0, 7: 0.05, 9: 0.2}, halves, {}, {}, None)
     # 7 wins the even half; it is credited with its odd half against search's
@@ -91,7 +91,7 @@ def test_the_table_credits_each_rule_with_its_measured_gain_per_game():
     # the safest rule moves both decisions: (+0.04 - 0.02) / 4 games = +0.5 points per game
     assert "| the safest | 2 | +1.00 | +0.50 ±" in text
     assert "| JSMinesweeper's cell | 0 |" in text
-    assert "| best of half the layouts (a bound) | 2 |" in text
+    assert "| best of half the layouts (there to be had, at least) | 2 |" in text
 
 
 def test_complete_games_stop_at_the_first_game_with_a_decision_unmeasured(tmp_path):
