@@ -5,12 +5,14 @@ Each move, in this order:
 1. the first click: the cell measured best for the board and first-click policy
    (:mod:`.opening`), else greedy's known best opening;
 2. a cell safe in every layout, when a weaker rule set left one (greedy's ranking);
-3. the exact endgame, when at most ``endgame_layouts`` layouts remain
+3. with ``book``, the book's cell at a position it holds (:mod:`.book`: the first
+   guess after the corner shows a 1 on expert, measured by play-on races);
+4. the exact endgame, when at most ``endgame_layouts`` layouts remain
    (:mod:`.endgame`): the probe with the highest win probability;
-4. a forced guess (:mod:`.forced`: a 50/50 pair or 2x2 box, or a pseudo one,
+5. a forced guess (:mod:`.forced`: a 50/50 pair or 2x2 box, or a pseudo one,
    that no number outside it can ever settle), taken as early as possible; with
    ``chains``, also a closed chain of 50/50 links (:mod:`.chains`);
-5. otherwise the candidates (:mod:`.candidates`: up to ``width`` cells within
+6. otherwise the candidates (:mod:`.candidates`: up to ``width`` cells within
    ``margin`` of the best safety, one cell far from any number, and, when the
    cells off the frontier are within ``offset_margin`` of the best, up to
    ``offset`` of them two steps from a number) ranked by
@@ -84,6 +86,7 @@ from minesweep_env.solver.probability.engine import CACHE_LIMIT
 from ..base import Agent
 from ..big_counts import scaled_ratio, times
 from ..settings import settings_from
+from .book import book_cell
 from .candidates import candidates, rank
 from .chains import chain_guess, closed_chain
 from .endgame import Endgame, Layouts, TooManyLayouts, TooMuchWork
@@ -129,7 +132,7 @@ class Advice:
 
     cell: int
     reason: str
-    """``opening``, ``safe``, ``endgame``, ``forced`` or ``search``."""
+    """``opening``, ``safe``, ``book``, ``endgame``, ``forced`` or ``search``."""
     safety: float
     candidates: tuple[Assessment, ...] = ()
     win_probability: float | None = None
@@ -175,6 +178,7 @@ class SearchAgent(Agent):
         self.settle = settings.settle
         self.deep_gap = settings.deep_gap
         self.chains = settings.chains
+        self.book = settings.book
         self.opening = settings.opening
         first = (settings.first_x, settings.first_y)
         self.first_cell = first if settings.first_x >= 0 else None
@@ -234,6 +238,9 @@ class SearchAgent(Agent):
         safe = [c for c in np.flatnonzero(valid).tolist() if mine.get(c) == 0]
         if safe:
             return Advice(rank(board.grid, weights, safe)[0], "safe", 1.0)
+        booked = book_cell(board) if self.book else None
+        if booked is not None and valid[booked]:
+            return Advice(booked, "book", 1.0 - (mine.get(booked) or 0) / weights.layouts)
         endgame = self._endgame(board, weights)
         if endgame is not None:
             return endgame

@@ -85,6 +85,12 @@ def explain(agent: SearchAgent, board: Board, weights: Weights, advice: Advice) 
             f"{_at(cell, width)} lies in a 50/50 that no future number can settle: it must "
             "be guessed sometime, and guessing it now risks no progress made in between"
         )
+    elif reason == "book":
+        decided, value = "book of first guesses", advice.safety
+        why = (
+            f"the book holds this position: {_at(cell, width)} won most when every "
+            "candidate was played on to the end on thousands of common layouts"
+        )
     elif reason == "opening":
         decided, value, why = "opening table", None, "the measured best first click"
     else:

@@ -67,6 +67,8 @@ CHAINS = 0
 JSMinesweeper's extended 50/50s. 1: the chain's first cell in the greedy order; 2: the
 chain's cell the look-ahead scores best (JSMinesweeper breaks the tie by its look-ahead
 too); 0: off."""
+BOOK = 0
+"""Play the book's cell at a position it holds (see :mod:`.book`): 1 on, 0 off."""
 SETTLE = 0
 """With ``deep_secondary``, weigh near ties again on exact counts (1: on; see
 :data:`.agent.SETTLE_GAP`). Off: it costs about a third of depth 3's time and
@@ -124,6 +126,7 @@ class SearchSettings:
     chains: int = setting(
         CHAINS, 0, 2, "toss a closed chain of 50/50 links first (1: greedy's cell, 2: look-ahead's)"
     )
+    book: bool = setting(bool(BOOK), 0, 1, "play the book's cell where it holds the position")
     opening: bool = setting(True, 0, 1, "play the known best first click")
     first_x: int = setting(-1, -1, MAX_SIDE - 1, "the first click's column (-1: the table's)")
     first_y: int = setting(-1, -1, MAX_SIDE - 1, "the first click's row (-1: the table's)")

@@ -58,6 +58,8 @@ def _reason(advice: Advice, depth: int) -> str:
         return f"endgame, win {_pc(advice.win_probability)}"
     if advice.reason == "forced":
         return "forced guess"
+    if advice.reason == "book":
+        return "book of first guesses"
     return ""
 
 
