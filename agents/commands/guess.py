@@ -43,10 +43,9 @@ its win probability with best play), "forced" (a 50/50 pair or 2x2 box, or a pse
 50/50 pair, that no future number can settle: best taken now), "book" (with
 search:book=1, a first-guess position whose cell was measured by play-on races) or
 "search" (the best two-move survival, times a factor for risk in 50/50s that may form
-anyway). When another
-candidate has the higher survival, the deciding quantity is the score (survival x
-50/50 factor + progress bonus) and its value is shown. When the advised cell is not
-the safest, a sentence says why it beats the safest cell.
+anyway). When another candidate has the higher survival, the deciding quantity is the
+score (survival x 50/50 factor + progress bonus) and its value is shown. When the
+advised cell is not the safest, a sentence says why it beats the safest cell.
 Candidates: mine probability, chance that the auto-solver can move after the probe
 (progress), the chance of surviving this guess and the next (survival), the factor
 for risk in 50/50s that may form anyway (50/50) and the score the agent ranks by
