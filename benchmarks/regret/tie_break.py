@@ -171,8 +171,10 @@ def jsminesweeper(tie: Tie) -> int:
 
 def border_first(tie: Tie) -> int:
     """A corner, else an edge cell, of the tie; search's choice when it is one."""
+    corner, edge = FEATURES.index("corner"), FEATURES.index("edge")
     return max(
-        tie.cells, key=lambda c: (tie.figures[c][8] * 2 + tie.figures[c][9], c == tie.search)
+        tie.cells,
+        key=lambda c: (2 * tie.figures[c][corner] + tie.figures[c][edge], c == tie.search),
     )
 
 
