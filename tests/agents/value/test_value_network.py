@@ -15,6 +15,8 @@ from minesweep_env.core.board import Board
 from minesweep_env.core.cells import COVERED, FLAGGED
 from minesweep_env.solver.probability.engine import mine_probabilities
 from semiautomines_agents import make_agent
+from semiautomines_agents.value.calibration import calibration
+from semiautomines_agents.value.calibration import main as calibration_main
 from semiautomines_agents.value.network import ValueFileError, ValueNet, load, save
 from semiautomines_agents.value.planes import PLANES, planes
 from semiautomines_agents.value.train import flip, log_loss_gain, main, scores
@@ -155,3 +157,27 @@ def test_the_shipped_network_loads_and_values_an_expert_position():
     values = net.values([start])
     assert 0 < values[0] < 1
     assert 0 <= net.values([late])[0] <= 1
+
+
+def test_calibration_bins_hold_equal_counts_and_their_win_shares():
+    predicted = np.linspace(0, 1, 100)
+    labels = (predicted > 0.5).astype(float)
+    rows = calibration(predicted, labels, bins=4)
+    assert [count for *_, count in rows] == [25, 25, 25, 25]
+    assert [won for _, won, _, _ in rows] == [0.0, 0.0, 1.0, 1.0]
+    assert all(0 <= mean <= 1 and half >= 0 for mean, _, half, _ in rows)
+
+
+def test_the_calibration_command_plots_the_held_out_games(tmp_path, capsys):
+    log = tmp_path / "guesses.jsonl"
+    log_games("intermediate", "safe", range(30), 0, GuessLogger(make_agent("search")), log)
+    weights = tmp_path / "value.pt"
+    save(ValueNet(channels=3, layers=1), weights, {})
+    out = tmp_path / "calibration.png"
+    argv = ["--guesses", str(log), "--weights", str(weights), "--out", str(out)]
+    assert calibration_main([*argv, "--no-progress"]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG")
+    assert "plot written" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        calibration_main([*argv[:4], "--out", str(tmp_path / "c.svg")])
+    assert stop.value.code == 2
