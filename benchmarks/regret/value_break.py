@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from minesweep_env.core.board import Board
 from minesweep_env.core.minefield import GameState
 from minesweep_env.solver.probability.sampling import LayoutSampler
 from semiautomines_agents.value.network import ValueNet
@@ -40,7 +41,7 @@ def cell_values(
     for _ in range(samples):
         mines = sampler.sample(rng)
         flat = mines.reshape(-1)
-        pending: list[tuple[int, object]] = []
+        pending: list[tuple[int, Board]] = []
         for cell in cells:
             if flat[cell]:
                 continue
@@ -50,7 +51,7 @@ def cell_values(
                 totals[cell] += 1.0
             elif state is GameState.PLAYING:
                 pending.append((cell, game.minefield.board()))
-        values = net.values([board for _, board in pending])  # type: ignore[misc]
+        values = net.values([board for _, board in pending])
         for (cell, _), value in zip(pending, values, strict=True):
             totals[cell] += float(value)
     return {cell: total / samples for cell, total in totals.items()}
