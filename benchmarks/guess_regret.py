@@ -31,7 +31,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from regret.decisions import Decision, read_decisions
+from regret.decisions import Decision, complete_games, read_decisions
 from regret.estimate import Budget, estimate
 from regret.exact import EXACT_LAYOUTS
 from regret.report import page, report
@@ -216,6 +216,13 @@ def main(argv: list[str] | None = None) -> int:
         run(decisions, args.out, args.agent, budget, args.seed, args.workers)
     except KeyboardInterrupt:
         print(f"stopped: every finished decision is in {args.out}", file=sys.stderr)
+        done = complete_games(read_results(args.out, {d.key for d in decisions}), decisions, games)
+        if done:
+            print(
+                f"the log's first {done:,} games are measured whole: --games {done} "
+                "gives their tables",
+                file=sys.stderr,
+            )
         return 130
     rows = read_results(args.out, {d.key for d in decisions})
     tables = report(rows, len(games))

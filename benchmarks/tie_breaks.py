@@ -20,8 +20,13 @@ import shlex
 import sys
 from pathlib import Path
 
-from regret.decisions import add_log_arguments, check_log_arguments, read_decisions
-from regret.tie_break import complete_games, near_ties, table
+from regret.decisions import (
+    add_log_arguments,
+    check_log_arguments,
+    complete_games,
+    read_decisions,
+)
+from regret.tie_break import near_ties, table
 
 from semiautomines_agents import make_agent
 from semiautomines_agents.search.agent import SearchAgent

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,13 @@ def check_log_arguments(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error(f"--guesses {args.guesses}: no such file")
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
+
+
+def complete_games(
+    rows: Iterable[dict[str, Any]], decisions: Iterable[Decision], games: list[int]
+) -> int:
+    """How many of the log's ``games`` (in order) come before the first with a decision
+    not measured: the games a partial regret map's gains can be divided by."""
+    measured = {r["key"] for r in rows}
+    missing = {d.game for d in decisions if d.key not in measured}
+    return next((i for i, game in enumerate(games) if game in missing), len(games))

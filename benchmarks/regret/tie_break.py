@@ -276,11 +276,3 @@ def table(ties: list[Tie], games: int, extra: dict[str, dict[str, int]] | None =
         _line("best of half the layouts (there to be had, at least)", ceiling, len(ties), games)
     )
     return "\n".join(lines)
-
-
-def complete_games(rows: Iterable[Row], decisions: Iterable[Decision], games: list[int]) -> int:
-    """How many of the log's ``games`` (in order) come before the first with a decision
-    not measured: the games a partial regret map's gains can be divided by."""
-    measured = {r["key"] for r in rows}
-    missing = {d.game for d in decisions if d.key not in measured}
-    return next((i for i, game in enumerate(games) if game in missing), len(games))

@@ -19,7 +19,13 @@ sys.path.append(str(REPO / "benchmarks"))
 
 import guess_regret  # noqa: E402
 from guess_log import GuessLogger, log_games  # noqa: E402
-from regret.decisions import Decision, phase, place, read_decisions  # noqa: E402
+from regret.decisions import (  # noqa: E402
+    Decision,
+    complete_games,
+    phase,
+    place,
+    read_decisions,
+)
 from regret.estimate import (  # noqa: E402
     Budget,
     Race,
@@ -255,6 +261,10 @@ def test_sigterm_keeps_every_finished_decision(guess_file, tmp_path):
     assert code == 130 and "every finished decision is in" in err and "Traceback" not in err
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert lines and all("regret" in line for line in lines)
+    decisions, games = read_decisions(guess_file)
+    whole = complete_games(lines, decisions, games)
+    # the games measured whole, named so their tables can be had with --games
+    assert (f"first {whole:,} games are measured whole: --games {whole}" in err) == (whole > 0)
 
 
 @pytest.mark.parametrize(

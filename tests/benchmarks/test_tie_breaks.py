@@ -15,12 +15,11 @@ sys.path.append(str(REPO / "benchmarks"))
 
 import tie_breaks  # noqa: E402
 from guess_log import GuessLogger, log_games  # noqa: E402
-from regret.decisions import read_decisions  # noqa: E402
+from regret.decisions import complete_games, read_decisions  # noqa: E402
 from regret.exact import safety  # noqa: E402
 from regret.tie_break import (  # noqa: E402
     FEATURES,
     Tie,
-    complete_games,
     figures,
     fit,
     half_best_gain,
