@@ -1,7 +1,7 @@
 """How well a value network's P(win) matches how often games were won, on held-out games.
 
 The held-out positions are those training kept out (the last tenth of the log's games,
-:data:`.train.HELD_OUT`). They are put in bins by predicted value; per bin, the mean
+:func:`.train.held_out_games`). They are put in bins by predicted value; per bin, the mean
 prediction is plotted against the share of those games won, with a 95% interval. A
 calibrated network lies on the diagonal; one that knows little bunches its
 predictions near the mean win rate.
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .network import ValueFileError, load
-from .train import HELD_OUT, predict, read_examples
+from .train import examples_or_exit, held_out_games, predict
 
 BINS = 10
 
@@ -67,18 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the plot (.png)")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    if not args.guesses.is_file():
-        parser.error(f"--guesses {args.guesses}: no such file")
     if args.out.suffix != ".png":
         parser.error("--out must name a .png file")
     try:
         net = load(args.weights)
     except ValueFileError as error:
         parser.error(f"--weights: {error}")
-    inputs, labels, games = read_examples(args.guesses, progress=not args.no_progress)
-    if not len(labels):
-        parser.error(f"--guesses {args.guesses}: no guessed position in it")
-    held = games >= np.quantile(np.unique(games), 1 - HELD_OUT)
+    inputs, labels, games = examples_or_exit(parser, args.guesses, None, not args.no_progress)
+    held = held_out_games(games)
     rows = calibration(predict(net, inputs[held]), labels[held])
     for mean, won, half, count in rows:
         print(f"predicted {mean:.3f}  won {won:.3f} ± {half:.3f}  ({count} positions)")

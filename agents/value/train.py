@@ -60,6 +60,25 @@ def read_examples(
     return np.stack(inputs), np.array(labels, dtype=np.float32), np.array(games)
 
 
+def examples_or_exit(
+    parser: argparse.ArgumentParser, path: Path, limit: int | None, progress: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`read_examples` of ``--guesses``; one line and exit 2 when the log is
+    missing or holds no guessed position."""
+    if not path.is_file():
+        parser.error(f"--guesses {path}: no such file")
+    inputs, labels, games = read_examples(path, limit, progress)
+    if not len(labels):
+        parser.error(f"--guesses {path}: no guessed position in it")
+    return inputs, labels, games
+
+
+def held_out_games(games: np.ndarray) -> np.ndarray:
+    """Which examples are of the held-out games (the last :data:`HELD_OUT` of them by
+    number): training and its calibration split a log alike."""
+    return games >= np.quantile(np.unique(games), 1 - HELD_OUT)
+
+
 def scores(probabilities: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     """Log-loss and Brier score of ``probabilities`` against the 0/1 ``labels``."""
     p = np.clip(probabilities, 1e-6, 1 - 1e-6)
@@ -154,19 +173,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    if not args.guesses.is_file():
-        parser.error(f"--guesses {args.guesses}: no such file")
     if args.out.suffix != ".pt":
         parser.error("--out must name a .pt file")
     if min(args.epochs, args.channels, args.layers, args.threads) < 1:
         parser.error("--epochs, --channels, --layers and --threads must be at least 1")
     torch.set_num_threads(args.threads)
     begin = time.perf_counter()
-    inputs, labels, games = read_examples(args.guesses, args.limit, not args.no_progress)
-    if not len(labels):
-        parser.error(f"--guesses {args.guesses}: no guessed position in it")
-    cut = np.quantile(np.unique(games), 1 - HELD_OUT)
-    fit, held = games < cut, games >= cut
+    inputs, labels, games = examples_or_exit(parser, args.guesses, args.limit, not args.no_progress)
+    held = held_out_games(games)
+    fit = ~held
     if not fit.any() or not held.any():
         parser.error(f"--guesses {args.guesses}: too few games to hold a tenth out")
     net = train(
