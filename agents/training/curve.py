@@ -52,8 +52,10 @@ def plot_learning_curve(
     ax.set_title(short_name(title, TITLE_CHARACTERS), fontsize=10)
     ax.grid(alpha=0.3)
     # Below the axes: beside the curve the legend hid points, and long agent names
-    # pushed the axes out of the figure.
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7)
+    # pushed the axes out of the figure. A run stopped before its first episode has
+    # nothing to label, and an empty legend only draws a warning.
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7)
     with atomic_write(out, "wb") as handle:
         fig.savefig(handle, format="png", dpi=120, bbox_inches="tight")
 

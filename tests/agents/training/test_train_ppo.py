@@ -226,3 +226,19 @@ def test_a_long_agent_name_is_cut_in_the_curve_and_the_figure_keeps_its_axes(tmp
     plot_learning_curve(tmp_path, tmp_path / "curve.png", f"expert: imitation of {long_name}")
     height, width = imread(tmp_path / "curve.png").shape[:2]
     assert width <= 7 * 120 * 1.2  # nothing drawn far outside the 7-inch figure
+
+
+def test_a_run_stopped_before_anything_was_measured_draws_its_curve_without_a_warning(
+    tmp_path,
+):
+    """A run killed before its first episode or evaluation still gets a picture; with
+    nothing to label there is no legend (matplotlib warns about an empty one)."""
+    import warnings
+
+    from semiautomines_agents.training.curve import plot_learning_curve
+
+    (tmp_path / "monitor").mkdir()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot_learning_curve(tmp_path, tmp_path / "curve.png", "stopped at once")
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
