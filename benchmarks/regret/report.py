@@ -19,6 +19,7 @@ from math import sqrt
 from typing import Any
 
 from .decisions import LAYOUT_BANDS, PHASES
+from .noise import Calibrated, calibrate, clearly_better
 
 MATCH = 1e-9
 """An endgame value and a play-out value this close are equal (stored rounded to 1e-9)."""
@@ -148,6 +149,44 @@ def peer_table(rows: list[Row], games: int) -> str:
     return "\n".join(lines)
 
 
+NOISE_HEADER = (
+    "| phase | sampled decisions | search best | search best, noise alone | other clearly "
+    "better | other clearly better, noise alone (± 1 sd) |\n"
+    "|---|---:|---:|---:|---:|---:|"
+)
+SHUFFLES = 200
+"""Shuffles per decision for the null's verdict shares (a fixed seed: the page is
+the same on every run)."""
+
+
+def _noise_line(label: str, group: list[Calibrated]) -> str:
+    n = len(group)
+    best = 100 * sum(c.measured == 0 for c in group) / n
+    best_null = 100 * sum(float(c.null[0]) for c in group) / n
+    measured, expected, spread = clearly_better(group)
+    return (
+        f"| {label} | {n} | {best:.0f}% | {best_null:.0f}% "
+        f"| {measured} ({100 * measured / n:.1f}%) "
+        f"| {expected:.1f} ± {spread:.1f} ({100 * expected / n:.1f}%) |"
+    )
+
+
+def noise_table(rows: list[Row]) -> str | None:
+    """The sampled decisions' verdicts beside what noise alone gives when every
+    candidate is as good as search's (:mod:`.noise`), per phase; ``None`` when no
+    sampled decision has two candidates."""
+    found = calibrate(rows, SHUFFLES)
+    if not found:
+        return None
+    lines = [NOISE_HEADER]
+    for label in PHASES:
+        group = [c for c in found if c.row["phase"] == label]
+        if group:
+            lines.append(_noise_line(label, group))
+    lines.append(_noise_line("all", found))
+    return "\n".join(lines)
+
+
 EXACT_HEADER = (
     "| decided by | decisions | layouts per decision (mean; max) | every undecided cell "
     "played | search exactly best | another exactly better | exact regret per decision "
@@ -227,6 +266,7 @@ def report(rows: list[Row], games: int) -> str:
         f"{seconds / 60:.0f} minutes of play (summed over workers)."
     )
     exact = exact_table(rows, games)
+    noise = noise_table(rows)
     clipped = sum("held_out_gain" not in r for r in rows)
     if clipped:
         summary += (
@@ -245,6 +285,7 @@ def report(rows: list[Row], games: int) -> str:
             + table(rows, games, "cell", lambda r: r["place"], places),
             "### Where JSMinesweeper's choice differs\n\n" + peer_table(rows, games),
         ]
+        + ([f"### Against noise alone\n\n{noise}"] if noise else [])
         + ([f"### Played on every layout\n\n{exact}"] if exact else [])
     )
 
@@ -277,6 +318,13 @@ errors, or at the cap; a candidate more than three behind leaves early.
   open: *early* below 35 %, *mid* 35-75 %, *endgame* from 75 %. *decided by*:
   `forced` is a 50/50 no later number can resolve, `endgame` an exact solve,
   `search` the look-ahead.
+- *against noise alone*: with several candidates level, one of them still leads by
+  two standard errors now and then. Under the null that every candidate at a decision
+  is as good as search's, the outcomes of one layout are exchangeable among the
+  candidates drawn on it; shuffling them (200 times per decision) and taking the
+  verdict again gives the shares noise alone produces. The race's stopping rule (stop
+  once a leader is separated) is not replayed: it can only raise the measured share
+  of separated leaders, so the comparison leans against search.
 - A position of at most 2,000 layouts (`--exact-layouts`) is not sampled: every
   layout is played, every undecided cell a candidate when that stays within 10,000
   games, so its figures are exact (no noise: search's choice is exactly the best, or
