@@ -49,9 +49,11 @@ def _outcomes(row: Row) -> tuple[np.ndarray, np.ndarray, int] | None:
     return values, ~np.isnan(values), cells.index(row["cell"])
 
 
-def verdicts(values: np.ndarray, search: int) -> np.ndarray:
+def judge(values: np.ndarray, search: int) -> tuple[np.ndarray, np.ndarray]:
     """The verdict of each of a stack of decisions (``values``: repeats x candidates x
-    layouts, NaN where not drawn) as 0 best, 1 within noise, 2 clearly better."""
+    layouts, NaN where not drawn) as 0 best, 1 within noise, 2 clearly better, and its
+    plain regret (the best candidate's paired gain over search's, 0 when search's is
+    the best)."""
     present = ~np.isnan(values)
     counts = present.sum(axis=2)
     means = np.where(counts > 0, np.nansum(values, axis=2) / np.maximum(counts, 1), 0.0)
@@ -69,7 +71,13 @@ def verdicts(values: np.ndarray, search: int) -> np.ndarray:
     spread = np.sqrt(squares / np.maximum(n - 1, 1))
     standard_error = np.where((n > 1) & (spread > 0), spread / np.sqrt(np.maximum(n, 1)), np.inf)
     worse = mean > 2 * standard_error
-    return np.where(best == search, 0, np.where(worse, 2, 1))
+    mine = best == search
+    return np.where(mine, 0, np.where(worse, 2, 1)), np.where(mine, 0.0, np.maximum(mean, 0.0))
+
+
+def verdicts(values: np.ndarray, search: int) -> np.ndarray:
+    """The verdicts alone of :func:`judge`."""
+    return judge(values, search)[0]
 
 
 def shuffled(
@@ -92,12 +100,15 @@ def shuffled(
 
 @dataclass(frozen=True)
 class Calibrated:
-    """One sampled decision: its verdict as measured and each verdict's chance under
-    the null (0 best, 1 within noise, 2 clearly better, as :func:`verdicts`)."""
+    """One sampled decision: its verdict and plain regret as measured, each verdict's
+    chance under the null (0 best, 1 within noise, 2 clearly better, as :func:`judge`)
+    and the null's mean plain regret."""
 
     row: Row
     measured: int
     null: np.ndarray
+    regret: float
+    null_regret: float
 
 
 def calibrate(rows: list[Row], repeats: int = 200, seed: int = 0) -> list[Calibrated]:
@@ -111,8 +122,17 @@ def calibrate(rows: list[Row], repeats: int = 200, seed: int = 0) -> list[Calibr
         if outcomes is None:
             continue
         values, present, search = outcomes
-        null = np.bincount(verdicts(shuffled(values, present, repeats, rng), search), minlength=3)
-        found.append(Calibrated(row, int(verdicts(values[None], search)[0]), null / repeats))
+        null, null_regret = judge(shuffled(values, present, repeats, rng), search)
+        measured, regret = judge(values[None], search)
+        found.append(
+            Calibrated(
+                row,
+                int(measured[0]),
+                np.bincount(null, minlength=3) / repeats,
+                float(regret[0]),
+                float(null_regret.mean()),
+            )
+        )
     return found
 
 

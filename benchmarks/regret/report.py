@@ -151,8 +151,9 @@ def peer_table(rows: list[Row], games: int) -> str:
 
 NOISE_HEADER = (
     "| phase | sampled decisions | search best | search best, noise alone | other clearly "
-    "better | other clearly better, noise alone (± 1 sd) |\n"
-    "|---|---:|---:|---:|---:|---:|"
+    "better | other clearly better, noise alone (± 1 sd) | plain regret per decision "
+    "(points) | plain regret, noise alone |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|"
 )
 SHUFFLES = 200
 """Shuffles per decision for the null's verdict shares (a fixed seed: the page is
@@ -167,7 +168,9 @@ def _noise_line(label: str, group: list[Calibrated]) -> str:
     return (
         f"| {label} | {n} | {best:.0f}% | {best_null:.0f}% "
         f"| {measured} ({100 * measured / n:.1f}%) "
-        f"| {expected:.1f} ± {spread:.1f} ({100 * expected / n:.1f}%) |"
+        f"| {expected:.1f} ± {spread:.1f} ({100 * expected / n:.1f}%) "
+        f"| {100 * sum(c.regret for c in group) / n:.2f} "
+        f"| {100 * sum(c.null_regret for c in group) / n:.2f} |"
     )
 
 
@@ -322,9 +325,10 @@ errors, or at the cap; a candidate more than three behind leaves early.
   two standard errors now and then. Under the null that every candidate at a decision
   is as good as search's, the outcomes of one layout are exchangeable among the
   candidates drawn on it; shuffling them (200 times per decision) and taking the
-  verdict again gives the shares noise alone produces. The race's stopping rule (stop
-  once a leader is separated) is not replayed: it can only raise the measured share
-  of separated leaders, so the comparison leans against search.
+  verdict again gives the shares noise alone produces, and the plain regret noise
+  alone produces (a measured plain regret below it is no sign of any). The race's
+  stopping rule (stop once a leader is separated) is not replayed: it can only raise
+  the measured share of separated leaders, so the comparison leans against search.
 - A position of at most 2,000 layouts (`--exact-layouts`) is not sampled: every
   layout is played, every undecided cell a candidate when that stays within 10,000
   games, so its figures are exact (no noise: search's choice is exactly the best, or

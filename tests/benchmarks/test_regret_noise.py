@@ -12,7 +12,7 @@ from paths import REPO
 
 sys.path.append(str(REPO / "benchmarks"))
 
-from regret.noise import calibrate, clearly_better, shuffled, verdicts  # noqa: E402
+from regret.noise import calibrate, clearly_better, judge, shuffled, verdicts  # noqa: E402
 from regret.report import noise_table, report  # noqa: E402
 
 
@@ -65,6 +65,12 @@ def test_verdicts_follow_the_measured_rule(records, search, expected):
     assert verdicts(as_array(records)[None], search)[0] == expected
 
 
+def test_the_plain_regret_is_the_best_candidate_s_paired_gain_or_nothing():
+    stack = np.stack([as_array(["0101", "1111"]), as_array(["1111", "0101"])])
+    found, regret = judge(stack, 0)
+    assert found.tolist() == [1, 0] and regret.tolist() == [0.5, 0.0]
+
+
 def level_decisions(count: int, better: float, rng: np.random.Generator) -> list[dict]:
     """Five candidates on 128 common layouts; candidate 1 wins ``better`` more often."""
     rows = []
@@ -84,9 +90,13 @@ def test_the_null_matches_level_candidates_and_not_a_better_one():
     measured, expected, spread = clearly_better(level)
     assert len(level) == 300 and 0 < expected < 300 and spread > 0
     assert abs(measured - expected) < 4 * spread
+    measured_regret = np.array([c.regret for c in level])
+    null_regret = sum(c.null_regret for c in level)
+    assert abs(measured_regret.sum() - null_regret) < 4 * measured_regret.std() * np.sqrt(300)
     planted = calibrate(level_decisions(300, 0.15, rng), repeats=40, seed=5)
     measured, expected, spread = clearly_better(planted)
     assert measured > expected + 8 * spread
+    assert sum(c.regret for c in planted) > 2 * sum(c.null_regret for c in planted)
 
 
 def test_only_sampled_decisions_of_two_candidates_are_calibrated_and_the_seed_fixes_it():
@@ -119,6 +129,6 @@ def test_the_report_sets_the_measured_verdicts_beside_noise_alone():
     assert table is not None
     lines = table.splitlines()
     assert [line.split(" | ")[0] for line in lines[2:]] == ["| first guess", "| early", "| all"]
-    assert lines[-1].split(" | ")[1] == "20"
+    assert lines[-1].split(" | ")[1] == "20" and lines[-1].count("|") == 9
     assert "### Against noise alone" in report(rows, 20)
     assert noise_table([decision(["01"])]) is None
