@@ -34,7 +34,9 @@ from typing import Any
 from regret.decisions import Decision, complete_games, read_decisions
 from regret.estimate import Budget, estimate
 from regret.exact import EXACT_LAYOUTS
-from regret.report import page, report
+from regret.noise import calibrate
+from regret.plot import plot_leads
+from regret.report import SHUFFLES, page, report
 
 from semiautomines_agents import make_agent
 from semiautomines_agents.search.agent import SearchAgent
@@ -47,7 +49,9 @@ AT_SCALE = (
     "    --out runs/expert_guesses.jsonl --jsminesweeper /tmp/JSMinesweeper.git && \\\n"
     "  nice -n 15 python benchmarks/guess_regret.py --guesses runs/expert_guesses.jsonl \\\n"
     "    --out runs/expert_regret.jsonl --max-samples 256 --workers 2 \\\n"
-    "    --markdown benchmarks/results/search_guess_regret.md' > runs/expert_regret.log 2>&1 &"
+    "    --markdown benchmarks/results/search_guess_regret_at_scale.md \\\n"
+    "    --plot benchmarks/results/search_guess_regret_at_scale.png' \\\n"
+    "  > runs/expert_regret.log 2>&1 &"
 )
 """Several thousand expert decisions (about 3.5 per game) with more layouts each."""
 
@@ -166,6 +170,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--markdown", type=Path, help="write the tables here too")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        help="draw the best other candidate's lead, measured and noise alone, here (PNG)",
+    )
     return parser
 
 
@@ -231,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         args.markdown.write_text(
             page(rows, len(games), _command(argv), AT_SCALE, args.only_differing)
         )
+    if args.plot:
+        title = f"{len(rows):,} guesses of search in {len(games):,} games of {args.guesses.name}"
+        plot_leads(calibrate(rows, SHUFFLES), args.plot, title)
     return 0
 
 

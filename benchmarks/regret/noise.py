@@ -49,20 +49,20 @@ def _outcomes(row: Row) -> tuple[np.ndarray, np.ndarray, int] | None:
     return values, ~np.isnan(values), cells.index(row["cell"])
 
 
-def judge(values: np.ndarray, search: int) -> tuple[np.ndarray, np.ndarray]:
-    """The verdict of each of a stack of decisions (``values``: repeats x candidates x
-    layouts, NaN where not drawn) as 0 best, 1 within noise, 2 clearly better, and its
-    plain regret (the best candidate's paired gain over search's, 0 when search's is
-    the best)."""
-    present = ~np.isnan(values)
-    counts = present.sum(axis=2)
-    means = np.where(counts > 0, np.nansum(values, axis=2) / np.maximum(counts, 1), 0.0)
-    # Search's choice wins a tie; among the others the first listed does (as measured).
-    tie_break = np.zeros(values.shape[1])
-    tie_break[search] = 1e-9
-    best = np.argmax(means + tie_break, axis=1)
+def _means(values: np.ndarray) -> np.ndarray:
+    """Each candidate's win rate over the layouts it was drawn on (0 with none)."""
+    counts = (~np.isnan(values)).sum(axis=2)
+    return np.where(counts > 0, np.nansum(values, axis=2) / np.maximum(counts, 1), 0.0)
+
+
+def _paired_gain(
+    values: np.ndarray, pick: np.ndarray, search: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per decision of the stack, the picked candidate's mean gain over search's on the
+    layouts both were drawn on, and its standard error (infinite from under two layouts
+    or a zero spread, as the measured verdict counts it)."""
     repeats = np.arange(values.shape[0])
-    chosen, own = values[repeats, best], values[:, search]
+    chosen, own = values[repeats, pick], values[:, search]
     both = ~np.isnan(chosen) & ~np.isnan(own)
     n = both.sum(axis=1)
     difference = np.where(both, chosen - own, 0.0)
@@ -70,9 +70,33 @@ def judge(values: np.ndarray, search: int) -> tuple[np.ndarray, np.ndarray]:
     squares = np.where(both, (difference - mean[:, None]) ** 2, 0.0).sum(axis=1)
     spread = np.sqrt(squares / np.maximum(n - 1, 1))
     standard_error = np.where((n > 1) & (spread > 0), spread / np.sqrt(np.maximum(n, 1)), np.inf)
-    worse = mean > 2 * standard_error
+    return mean, standard_error
+
+
+def judge(values: np.ndarray, search: int) -> tuple[np.ndarray, np.ndarray]:
+    """The verdict of each of a stack of decisions (``values``: repeats x candidates x
+    layouts, NaN where not drawn) as 0 best, 1 within noise, 2 clearly better, and its
+    plain regret (the best candidate's paired gain over search's, 0 when search's is
+    the best)."""
+    # Search's choice wins a tie; among the others the first listed does (as measured).
+    tie_break = np.zeros(values.shape[1])
+    tie_break[search] = 1e-9
+    best = np.argmax(_means(values) + tie_break, axis=1)
+    mean, standard_error = _paired_gain(values, best, search)
     mine = best == search
+    worse = mean > 2 * standard_error
     return np.where(mine, 0, np.where(worse, 2, 1)), np.where(mine, 0.0, np.maximum(mean, 0.0))
+
+
+def best_other_z(values: np.ndarray, search: int) -> np.ndarray:
+    """Per decision of the stack, the best other candidate's gain over search's choice in
+    paired standard errors (0 when the spread is none): the figure whose tail the
+    verdict "clearly better" cuts at 2."""
+    means = _means(values)
+    means[:, search] = -np.inf
+    mean, standard_error = _paired_gain(values, np.argmax(means, axis=1), search)
+    finite = np.isfinite(standard_error)
+    return np.where(finite, mean / np.where(finite, standard_error, 1.0), 0.0)
 
 
 def verdicts(values: np.ndarray, search: int) -> np.ndarray:
@@ -102,13 +126,16 @@ def shuffled(
 class Calibrated:
     """One sampled decision: its verdict and plain regret as measured, each verdict's
     chance under the null (0 best, 1 within noise, 2 clearly better, as :func:`judge`)
-    and the null's mean plain regret."""
+    and the null's mean plain regret; the best other candidate's lead in standard errors
+    (:func:`best_other_z`), as measured and on each shuffle."""
 
     row: Row
     measured: int
     null: np.ndarray
     regret: float
     null_regret: float
+    z: float
+    null_z: np.ndarray
 
 
 def calibrate(rows: list[Row], repeats: int = 200, seed: int = 0) -> list[Calibrated]:
@@ -122,7 +149,8 @@ def calibrate(rows: list[Row], repeats: int = 200, seed: int = 0) -> list[Calibr
         if outcomes is None:
             continue
         values, present, search = outcomes
-        null, null_regret = judge(shuffled(values, present, repeats, rng), search)
+        stack = shuffled(values, present, repeats, rng)
+        null, null_regret = judge(stack, search)
         measured, regret = judge(values[None], search)
         found.append(
             Calibrated(
@@ -131,6 +159,8 @@ def calibrate(rows: list[Row], repeats: int = 200, seed: int = 0) -> list[Calibr
                 np.bincount(null, minlength=3) / repeats,
                 float(regret[0]),
                 float(null_regret.mean()),
+                float(best_other_z(values[None], search)[0]),
+                best_other_z(stack, search),
             )
         )
     return found

@@ -225,8 +225,14 @@ def test_a_rerun_goes_on_after_the_decisions_measured(guess_file, tmp_path):
     assert len(first) >= 2
     with out.open("a") as handle:
         handle.write('{"key": "cut sho')
-    markdown = tmp_path / "page.md"
-    assert guess_regret.main([*small, "--decisions", "4", "--markdown", str(markdown)]) == 0
+    markdown, plot = tmp_path / "page.md", tmp_path / "leads.png"
+    assert (
+        guess_regret.main(
+            [*small, "--decisions", "4", "--markdown", str(markdown), "--plot", str(plot)]
+        )
+        == 0
+    )
+    assert plot.read_bytes()[:4] == b"\x89PNG"
     lines = guess_regret.read_results(out)
     keys = [line["key"] for line in lines]
     assert len(keys) == len(set(keys)) and set(first) < set(keys)

@@ -12,7 +12,15 @@ from paths import REPO
 
 sys.path.append(str(REPO / "benchmarks"))
 
-from regret.noise import calibrate, clearly_better, judge, shuffled, verdicts  # noqa: E402
+from regret.noise import (  # noqa: E402
+    best_other_z,
+    calibrate,
+    clearly_better,
+    judge,
+    shuffled,
+    verdicts,
+)
+from regret.plot import plot_leads  # noqa: E402
 from regret.report import noise_table, report  # noqa: E402
 
 
@@ -132,3 +140,15 @@ def test_the_report_sets_the_measured_verdicts_beside_noise_alone():
     assert lines[-1].split(" | ")[1] == "20" and lines[-1].count("|") == 9
     assert "### Against noise alone" in report(rows, 20)
     assert noise_table([decision(["01"])]) is None
+
+
+def test_the_best_other_lead_past_two_errors_is_exactly_the_clearly_better_verdict(tmp_path):
+    """The picture's figure and the tables' verdict cut the same decisions."""
+    found = calibrate(level_decisions(120, 0.08, np.random.default_rng(9)), repeats=20)
+    assert [c.z > 2 for c in found] == [c.measured == 2 for c in found]
+    assert {c.null_z.shape for c in found} == {(20,)}
+    stack = np.stack([as_array(["0" * 30, "1" * 26 + "0" * 4, "1" * 20 + "0" * 10])])
+    assert best_other_z(stack, 0)[0] > 2 and best_other_z(stack, 1)[0] < -2
+    plot_leads(found, tmp_path / "leads.png", "planted")
+    assert (tmp_path / "leads.png").read_bytes()[:4] == b"\x89PNG"
+    assert [p.name for p in tmp_path.iterdir()] == ["leads.png"]
