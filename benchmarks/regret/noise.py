@@ -1,4 +1,5 @@
-"""How many "another cell is clearly better" verdicts noise alone would give.
+"""What noise alone would show at the regret map's decisions: the verdicts, the plain
+regret and the best other candidate's lead, if no candidate were better than search's.
 
 A decision races several candidates, and its verdict looks at the best of them: with
 five candidates level with search's choice, one of them still leads by two paired

@@ -34,6 +34,7 @@ from regret.estimate import (  # noqa: E402
     held_out_gain,
     run_race,
 )
+from regret.noise import calibrate  # noqa: E402
 from regret.report import (  # noqa: E402
     peer_table,
     per_game,
@@ -236,6 +237,12 @@ def test_a_rerun_goes_on_after_the_decisions_measured(guess_file, tmp_path):
     lines = guess_regret.read_results(out)
     keys = [line["key"] for line in lines]
     assert len(keys) == len(set(keys)) and set(first) < set(keys)
+    # the noise calibration takes each stored verdict again by the same rule
+    calibrated = calibrate(lines, repeats=5)
+    assert calibrated
+    assert [("best", "noise", "worse")[c.measured] for c in calibrated] == [
+        c.row["verdict"] for c in calibrated
+    ]
     text = markdown.read_text()
     assert text.startswith("# Where")
     assert "```sh\npython benchmarks/guess_regret.py --guesses" in text
