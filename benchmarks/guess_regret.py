@@ -181,6 +181,10 @@ def _parser() -> argparse.ArgumentParser:
 def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if not args.guesses.is_file():
         parser.error(f"--guesses {args.guesses}: no such file")
+    for flag, path in (("--out", args.out), ("--markdown", args.markdown), ("--plot", args.plot)):
+        # Checked before hours of play, not when the tables are written at the end.
+        if path is not None and not path.parent.is_dir():
+            parser.error(f"{flag} {path}: no such folder {path.parent}")
     numbers = (args.min_samples, args.max_samples, args.batch, args.candidates, args.workers)
     if min(numbers) < 1 or args.seed < 0 or min(args.games or 1, args.decisions or 1) < 0:
         parser.error("samples, batch, candidates and workers must be at least 1, the rest >= 0")

@@ -287,6 +287,9 @@ def test_sigterm_keeps_every_finished_decision(guess_file, tmp_path):
         ["--agent", "greedy"],
         ["--agent", "search:depth=99"],
         ["--guesses", "/nonexistent/log.jsonl"],
+        ["--out", "/nonexistent/regret.jsonl"],
+        ["--markdown", "/nonexistent/page.md"],
+        ["--plot", "/nonexistent/leads.png"],
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(guess_file, tmp_path, bad):
