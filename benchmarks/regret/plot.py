@@ -27,7 +27,9 @@ def plot_leads(found: list[Calibrated], out: Path, title: str) -> None:
     """Save the histogram of the best other candidate's lead, measured and noise alone,
     as a PNG at ``out`` (written whole or not at all)."""
     measured = np.clip([c.z for c in found], EDGES[0], EDGES[-1])
-    shuffles = np.clip(np.concatenate([c.null_z for c in found]), EDGES[0], EDGES[-1])
+    # No sampled decision (an exact-only run, say): empty histograms, still a picture.
+    leads = np.concatenate([c.null_z for c in found]) if found else np.zeros(0)
+    shuffles = np.clip(leads, EDGES[0], EDGES[-1])
     counts, _ = np.histogram(measured, EDGES)
     expected, _ = np.histogram(shuffles, EDGES)
     expected = expected * len(found) / max(len(shuffles), 1)

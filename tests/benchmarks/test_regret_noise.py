@@ -152,3 +152,5 @@ def test_the_best_other_lead_past_two_errors_is_exactly_the_clearly_better_verdi
     plot_leads(found, tmp_path / "leads.png", "planted")
     assert (tmp_path / "leads.png").read_bytes()[:4] == b"\x89PNG"
     assert [p.name for p in tmp_path.iterdir()] == ["leads.png"]
+    plot_leads([], tmp_path / "empty.png", "an exact-only run has nothing sampled")
+    assert (tmp_path / "empty.png").read_bytes()[:4] == b"\x89PNG"
