@@ -238,15 +238,14 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 130
     rows = read_results(args.out, {d.key for d in decisions})
-    tables = report(rows, len(games))
+    calibrated = calibrate(rows, SHUFFLES)  # the shuffles once, for the tables and the plot
+    tables = report(rows, len(games), calibrated)
     print(tables)
     if args.markdown:
-        args.markdown.write_text(
-            page(rows, len(games), _command(argv), AT_SCALE, args.only_differing)
-        )
+        args.markdown.write_text(page(tables, _command(argv), AT_SCALE, args.only_differing))
     if args.plot:
         title = f"{len(rows):,} guesses of search in {len(games):,} games of {args.guesses.name}"
-        plot_leads(calibrate(rows, SHUFFLES), args.plot, title)
+        plot_leads(calibrated, args.plot, title)
     return 0
 
 

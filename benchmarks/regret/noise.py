@@ -30,10 +30,10 @@ import numpy as np
 Row = dict[str, Any]
 
 
-def _outcomes(row: Row) -> tuple[np.ndarray, np.ndarray, int] | None:
+def _outcomes(row: Row) -> tuple[np.ndarray, int] | None:
     """A sampled decision's outcomes as a candidates x layouts array (NaN where a
-    candidate was not drawn), which rows are present, and search's row; ``None`` for a
-    decision played on every layout or with fewer than two sampled candidates."""
+    candidate was not drawn) and search's row; ``None`` for a decision played on every
+    layout or with fewer than two sampled candidates."""
     if row.get("exact"):
         return None
     candidates = [c for c in row["candidates"] if c.get("outcomes")]
@@ -47,7 +47,7 @@ def _outcomes(row: Row) -> tuple[np.ndarray, np.ndarray, int] | None:
     for k, entry in enumerate(candidates):
         record = entry["outcomes"]
         values[k, : len(record)] = [int(ch) for ch in record]
-    return values, ~np.isnan(values), cells.index(row["cell"])
+    return values, cells.index(row["cell"])
 
 
 def _means(values: np.ndarray) -> np.ndarray:
@@ -100,16 +100,10 @@ def best_other_z(values: np.ndarray, search: int) -> np.ndarray:
     return np.where(finite, mean / np.where(finite, standard_error, 1.0), 0.0)
 
 
-def verdicts(values: np.ndarray, search: int) -> np.ndarray:
-    """The verdicts alone of :func:`judge`."""
-    return judge(values, search)[0]
-
-
-def shuffled(
-    values: np.ndarray, present: np.ndarray, repeats: int, rng: np.random.Generator
-) -> np.ndarray:
+def shuffled(values: np.ndarray, repeats: int, rng: np.random.Generator) -> np.ndarray:
     """``repeats`` copies of ``values`` with each layout's outcomes shuffled among the
     candidates drawn on it (the cells not drawn stay NaN)."""
+    present = ~np.isnan(values)
     rows, columns = values.shape
     keys = rng.random((repeats, rows, columns))
     keys[:, ~present] = np.inf
@@ -149,8 +143,8 @@ def calibrate(rows: list[Row], repeats: int = 200, seed: int = 0) -> list[Calibr
         outcomes = _outcomes(row)
         if outcomes is None:
             continue
-        values, present, search = outcomes
-        stack = shuffled(values, present, repeats, rng)
+        values, search = outcomes
+        stack = shuffled(values, repeats, rng)
         null, null_regret = judge(stack, search)
         measured, regret = judge(values[None], search)
         found.append(

@@ -174,11 +174,10 @@ def _noise_line(label: str, group: list[Calibrated]) -> str:
     )
 
 
-def noise_table(rows: list[Row]) -> str | None:
+def noise_table(found: list[Calibrated]) -> str | None:
     """The sampled decisions' verdicts beside what noise alone gives when every
-    candidate is as good as search's (:mod:`.noise`), per phase; ``None`` when no
-    sampled decision has two candidates."""
-    found = calibrate(rows, SHUFFLES)
+    candidate is as good as search's (``found``: :func:`.noise.calibrate`), per phase;
+    ``None`` when no sampled decision has two candidates."""
     if not found:
         return None
     lines = [NOISE_HEADER]
@@ -247,8 +246,9 @@ def exact_table(rows: list[Row], games: int) -> str | None:
     return "\n".join(lines) + "\n\n" + notes + "Decisions " + "; ".join(odd) + "."
 
 
-def report(rows: list[Row], games: int) -> str:
-    """Every table of a results file, as markdown."""
+def report(rows: list[Row], games: int, calibrated: list[Calibrated] | None = None) -> str:
+    """Every table of a results file, as markdown; ``calibrated`` is
+    :func:`.noise.calibrate` of ``rows`` when the caller has it already."""
     bands = [label for _, label in LAYOUT_BANDS] + ["> 1e12", "unknown"]
     places = [
         f"{w}, {f}" for w in ("corner", "edge", "interior") for f in ("frontier", "off frontier")
@@ -269,7 +269,7 @@ def report(rows: list[Row], games: int) -> str:
         f"{seconds / 60:.0f} minutes of play (summed over workers)."
     )
     exact = exact_table(rows, games)
-    noise = noise_table(rows)
+    noise = noise_table(calibrate(rows, SHUFFLES) if calibrated is None else calibrated)
     clipped = sum("held_out_gain" not in r for r in rows)
     if clipped:
         summary += (
@@ -345,15 +345,14 @@ describe those decisions alone, not search's guesses in general. With `--candida
 measured at or above JSMinesweeper's."""
 
 
-def page(
-    rows: list[Row], games: int, command: str, at_scale: str, only_differing: bool = False
-) -> str:
+def page(tables: str, command: str, at_scale: str, only_differing: bool = False) -> str:
     """The results page: the command that made it, how to read it (and which decisions it
-    measured), the tables, and the command that runs the instrument at scale."""
+    measured), the ``tables`` (:func:`report`'s), and the command that runs the
+    instrument at scale."""
     reading = READING + ("\n\n" + ONLY_DIFFERING if only_differing else "")
     return (
         "# Where `search`'s guesses lose: every candidate played on\n\n"
-        f"```sh\n{command}\n```\n\n{reading}\n\n## Tables\n\n{report(rows, games)}\n\n"
+        f"```sh\n{command}\n```\n\n{reading}\n\n## Tables\n\n{tables}\n\n"
         f"## At scale\n\nSeveral thousand decisions, in the background (resumable: run it "
         f"again after a stop and it goes on):\n\n```sh\n{at_scale}\n```\n"
     )

@@ -18,10 +18,9 @@ from regret.noise import (  # noqa: E402
     clearly_better,
     judge,
     shuffled,
-    verdicts,
 )
 from regret.plot import plot_leads  # noqa: E402
-from regret.report import noise_table, report  # noqa: E402
+from regret.report import SHUFFLES, noise_table, report  # noqa: E402
 
 
 def decision(records: list[str], search: int = 0, phase: str = "early", **extra) -> dict:
@@ -46,7 +45,7 @@ def test_a_shuffle_keeps_each_layout_s_outcomes_and_who_was_drawn():
     records = ["1100110011", "10101", "0110011001"]
     values = as_array(records)
     present = ~np.isnan(values)
-    stack = shuffled(values, present, 50, np.random.default_rng(3))
+    stack = shuffled(values, 50, np.random.default_rng(3))
     assert stack.shape == (50, 3, 10)
     assert (~np.isnan(stack) == present).all()  # an undrawn candidate stays undrawn
     for copy in stack:
@@ -70,7 +69,7 @@ def test_a_shuffle_keeps_each_layout_s_outcomes_and_who_was_drawn():
     ],
 )
 def test_verdicts_follow_the_measured_rule(records, search, expected):
-    assert verdicts(as_array(records)[None], search)[0] == expected
+    assert judge(as_array(records)[None], search)[0][0] == expected
 
 
 def test_the_plain_regret_is_the_best_candidate_s_paired_gain_or_nothing():
@@ -133,13 +132,13 @@ def test_the_report_sets_the_measured_verdicts_beside_noise_alone():
     for row in rows:
         row.update(verdict="noise", regret=0.0, held_out_gain=0.0, samples=128, rollouts=640)
         row["seconds"] = 1.0
-    table = noise_table(rows)
+    table = noise_table(calibrate(rows, SHUFFLES))
     assert table is not None
     lines = table.splitlines()
     assert [line.split(" | ")[0] for line in lines[2:]] == ["| first guess", "| early", "| all"]
     assert lines[-1].split(" | ")[1] == "20" and lines[-1].count("|") == 9
     assert "### Against noise alone" in report(rows, 20)
-    assert noise_table([decision(["01"])]) is None
+    assert noise_table(calibrate([decision(["01"])])) is None
 
 
 def test_the_best_other_lead_past_two_errors_is_exactly_the_clearly_better_verdict(tmp_path):
