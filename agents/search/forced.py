@@ -29,6 +29,13 @@ survives anyway). A pseudo box is not taken: its other mine patterns may
 need probes of their own inside the box, and ``t``'s number need not tell
 them apart (the exact endgame loses by it on small positions; the tests
 check every forced guess against that endgame).
+
+The wall (the cells outside that see the halves differently) must be known
+mines. JSMinesweeper also takes a pair whose wall cells are still undecided
+but mines in every layout that has ``t`` a mine. That is no coin flip taken
+early: in the layouts where ``t`` is safe the wall may be open, and the other
+cell of the pair, at the same risk, may show the more telling number (the
+tests hold a position where probing ``t`` halves the win probability).
 """
 
 from __future__ import annotations

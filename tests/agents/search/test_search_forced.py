@@ -156,3 +156,24 @@ def test_a_pseudo_box_is_not_taken_where_the_exact_endgame_would_lose_by_it():
     endgame = Endgame(layouts)
     assert endgame.best_probe()[1] == pytest.approx(2 / 3)
     assert endgame.probe_value(layouts.masks, layouts.cells.index(5)) == pytest.approx(1 / 3)
+
+
+def test_a_pair_whose_wall_is_mined_only_with_it_is_not_taken_the_endgame_loses_by_it():
+    # The pair (1, 1)-(1, 2): wherever (1, 1) holds a mine, (1, 2) is safe and the
+    # undecided (0, 0) and (1, 0), the only cells that touch (1, 1) and not (1, 2)
+    # besides the flag, are mines too: JSMinesweeper takes that as a pseudo 50/50.
+    # Its wall is not known, though, and other layouts leave it open: probing
+    # (1, 1) keeps a quarter of the layouts, (1, 2) at the same risk keeps half.
+    board = Board.from_rows(["??!", "???", "1?1"], total_mines=4)
+    weights = count_position(board)
+    assert weights.layouts == 4 and forced_guess(board, weights) is None
+    trial = board.copy()
+    trial.grid[1, 1] = FLAGGED
+    with_mine = count_position(trial)
+    assert with_mine.layouts == weights.mine_weight[4] == 1
+    assert with_mine.mine_weight[0] == with_mine.mine_weight[1] == 1
+    assert with_mine.mine_weight[7] == 0
+    layouts = Layouts(board, limit=10)
+    endgame = Endgame(layouts)
+    assert endgame.best_probe() == (7, pytest.approx(1 / 2))
+    assert endgame.probe_value(layouts.masks, layouts.cells.index(4)) == pytest.approx(1 / 4)
