@@ -73,6 +73,11 @@ class Hybrid(Agent):
         self.overrides = 0
         self.asked = 0
 
+    @property
+    def taken(self) -> str:
+        """The parts taken, as the log and the report name them (``all``: every one)."""
+        return "all" if self.paths == frozenset(PATHS) else ",".join(sorted(self.paths))
+
     def reset(self, seed: int | None = None) -> None:
         self.overrides = self.asked = 0
         self.agent.reset(seed)
@@ -145,6 +150,7 @@ def play(
             "start": start,
             "seed": seed,
             "game": index,
+            "paths": hybrid.taken,
             "won": record.won,
             "search_won": search_won,
             "asked": hybrid.asked,
@@ -160,12 +166,18 @@ def play(
 
 def read_logs(paths: list[Path]) -> list[dict[str, Any]]:
     """Every game of the logs, once each (the first line of a game counts)."""
-    rows: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+    rows: dict[tuple[str, str, str, int, int], dict[str, Any]] = {}
     for path in paths:
         for line in path.read_text().splitlines():
             try:
                 row = json.loads(line)
-                key = (row["board"], row["start"], int(row["seed"]), int(row["game"]))
+                key = (
+                    row["board"],
+                    row["start"],
+                    row["paths"],
+                    int(row["seed"]),
+                    int(row["game"]),
+                )
             except (ValueError, KeyError, TypeError):
                 continue
             rows.setdefault(key, row)
@@ -173,21 +185,23 @@ def read_logs(paths: list[Path]) -> list[dict[str, Any]]:
 
 
 def report(rows: list[dict[str, Any]]) -> str:
-    """One table line per board and start: the paired difference and the overrides."""
+    """One table line per board, start and JSMinesweeper's parts taken: the paired
+    difference and the overrides."""
     lines = [
-        "| board | start | games | search | hybrid | hybrid - search (95% CI) "
-        "| only search / only hybrid won | games overridden | overrides | look-ahead guesses "
-        "| CPU per game |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| board | start | JSMinesweeper's parts taken | games | search | hybrid "
+        "| hybrid - search (95% CI) | only search / only hybrid won | games overridden "
+        "| overrides | look-ahead guesses | CPU per game |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for board, start in sorted({(r["board"], r["start"]) for r in rows}):
-        mine = [r for r in rows if (r["board"], r["start"]) == (board, start)]
+    for board, start, taken in sorted({(r["board"], r["start"], r["paths"]) for r in rows}):
+        mine = [r for r in rows if (r["board"], r["start"], r["paths"]) == (board, start, taken)]
         hybrid = [GameRecord(r["game"], r["won"], 0, 0.0, 0.0) for r in mine]
         search = [GameRecord(r["game"], r["search_won"], 0, 0.0, 0.0) for r in mine]
         paired = paired_difference(hybrid, search)
         n = len(mine)
+        search_rate = 100 * sum(r["search_won"] for r in mine) / n
         lines.append(
-            f"| {board} | {start} | {n:,} | {100 * sum(r['search_won'] for r in mine) / n:.2f}% "
+            f"| {board} | {start} | {taken} | {n:,} | {search_rate:.2f}% "
             f"| {100 * sum(r['won'] for r in mine) / n:.2f}% "
             f"| {100 * paired.difference:+.2f} ({100 * paired.low:+.2f} to "
             f"{100 * paired.high:+.2f}) | {paired.only_baseline} / {paired.only_agent} "

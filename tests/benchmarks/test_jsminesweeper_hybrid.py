@@ -11,7 +11,15 @@ from paths import REPO
 
 sys.path.append(str(REPO / "benchmarks"))
 
-from jsminesweeper_hybrid import Hybrid, done_games, main, play, read_logs, report  # noqa: E402
+from jsminesweeper_hybrid import (  # noqa: E402
+    PATHS,
+    Hybrid,
+    done_games,
+    main,
+    play,
+    read_logs,
+    report,
+)
 from peers.jsminesweeper_player import Choice  # noqa: E402
 
 from minesweep_env import Board  # noqa: E402
@@ -63,8 +71,14 @@ def test_a_path_never_taken_leaves_search_s_games_as_they_were(tmp_path):
     assert all(r["won"] == r["search_won"] for r in rows)
 
 
+def test_the_log_names_the_parts_taken():
+    assert Hybrid(None, None, frozenset(PATHS)).taken == "all"  # type: ignore[arg-type]
+    assert Hybrid(None, None, frozenset({"dead", "50/50"})).taken == "50/50,dead"  # type: ignore[arg-type]
+
+
 def test_overridden_games_pair_with_search_s_own_outcome(tmp_path):
     rows, _ = _play(tmp_path, "50/50", frozenset({"50/50"}))
+    assert {r["paths"] for r in rows} == {"50/50"}
     overridden = [r for r in rows if r["overrides"]]
     assert overridden, "the lowest covered cell never differed from search's guess"
     assert all(r["overrides"] <= r["asked"] for r in rows)
@@ -93,15 +107,23 @@ def test_the_report_pairs_the_games_and_counts_the_overrides(tmp_path):
         {"game": 3, "won": False, "search_won": True, "overrides": 1, "asked": 1, "cpu": 0.2},
     ]
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    common = {"board": "expert", "start": "safe", "seed": 0}
+    common = {"board": "expert", "start": "safe", "seed": 0, "paths": "50/50"}
     first.write_text("".join(json.dumps(common | r) + "\n" for r in rows[:3]))
     # The second half repeats game 2 (counted once) and adds game 3.
     second.write_text("".join(json.dumps(common | r) + "\n" for r in rows[2:]))
-    line = report(read_logs([first, second])).splitlines()[-1]
-    cells = [c.strip() for c in line.strip("|").split("|")]
-    assert cells[:5] == ["expert", "safe", "4", "50.00%", "50.00%"]
-    assert cells[5].startswith("+0.00") and cells[6] == "1 / 1"
-    assert cells[7:10] == ["2", "3", "5"] and cells[10] == "0.200 s"
+    # A hybrid that takes other parts is another row.
+    other = tmp_path / "c.jsonl"
+    other.write_text(json.dumps(common | rows[0] | {"paths": "all"}) + "\n")
+    lines = report(read_logs([first, second, other])).splitlines()[2:]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    assert [row[:4] for row in cells] == [
+        ["expert", "safe", "50/50", "4"],
+        ["expert", "safe", "all", "1"],
+    ]
+    row = cells[0]
+    assert row[4:6] == ["50.00%", "50.00%"]
+    assert row[6].startswith("+0.00") and row[7] == "1 / 1"
+    assert row[8:11] == ["2", "3", "5"] and row[11] == "0.200 s"
 
 
 def test_bad_arguments_get_one_line_and_a_non_zero_exit(tmp_path, capsys):
