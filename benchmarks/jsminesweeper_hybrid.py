@@ -184,30 +184,39 @@ def read_logs(paths: list[Path]) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
+def _line(board: str, start: str, taken: str, mine: list[dict[str, Any]]) -> str:
+    """One table line: ``mine``'s games paired (each game once, in any order)."""
+    hybrid = [GameRecord(k, r["won"], 0, 0.0, 0.0) for k, r in enumerate(mine)]
+    search = [GameRecord(k, r["search_won"], 0, 0.0, 0.0) for k, r in enumerate(mine)]
+    paired = paired_difference(hybrid, search)
+    n = len(mine)
+    search_rate = 100 * sum(r["search_won"] for r in mine) / n
+    return (
+        f"| {board} | {start} | {taken} | {n:,} | {search_rate:.2f}% "
+        f"| {100 * sum(r['won'] for r in mine) / n:.2f}% "
+        f"| {100 * paired.difference:+.2f} ({100 * paired.low:+.2f} to "
+        f"{100 * paired.high:+.2f}) | {paired.only_baseline} / {paired.only_agent} "
+        f"| {sum(r['overrides'] > 0 for r in mine):,} | {sum(r['overrides'] for r in mine):,} "
+        f"| {sum(r['asked'] for r in mine):,} | {sum(r['cpu'] for r in mine) / n:.3f} s |"
+    )
+
+
 def report(rows: list[dict[str, Any]]) -> str:
-    """One table line per board, start and JSMinesweeper's parts taken: the paired
-    difference and the overrides."""
+    """One table line per board, start and JSMinesweeper's parts taken (the paired
+    difference and the overrides), and one for both starts together where both ran."""
     lines = [
         "| board | start | JSMinesweeper's parts taken | games | search | hybrid "
         "| hybrid - search (95% CI) | only search / only hybrid won | games overridden "
         "| overrides | look-ahead guesses | CPU per game |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for board, start, taken in sorted({(r["board"], r["start"], r["paths"]) for r in rows}):
-        mine = [r for r in rows if (r["board"], r["start"], r["paths"]) == (board, start, taken)]
-        hybrid = [GameRecord(r["game"], r["won"], 0, 0.0, 0.0) for r in mine]
-        search = [GameRecord(r["game"], r["search_won"], 0, 0.0, 0.0) for r in mine]
-        paired = paired_difference(hybrid, search)
-        n = len(mine)
-        search_rate = 100 * sum(r["search_won"] for r in mine) / n
-        lines.append(
-            f"| {board} | {start} | {taken} | {n:,} | {search_rate:.2f}% "
-            f"| {100 * sum(r['won'] for r in mine) / n:.2f}% "
-            f"| {100 * paired.difference:+.2f} ({100 * paired.low:+.2f} to "
-            f"{100 * paired.high:+.2f}) | {paired.only_baseline} / {paired.only_agent} "
-            f"| {sum(r['overrides'] > 0 for r in mine):,} | {sum(r['overrides'] for r in mine):,} "
-            f"| {sum(r['asked'] for r in mine):,} | {sum(r['cpu'] for r in mine) / n:.3f} s |"
-        )
+    for board, taken in sorted({(r["board"], r["paths"]) for r in rows}):
+        mine = [r for r in rows if (r["board"], r["paths"]) == (board, taken)]
+        starts = sorted({r["start"] for r in mine})
+        for start in starts:
+            lines.append(_line(board, start, taken, [r for r in mine if r["start"] == start]))
+        if len(starts) > 1:
+            lines.append(_line(board, "both", taken, mine))
     return "\n".join(lines)
 
 

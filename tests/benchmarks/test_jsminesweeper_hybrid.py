@@ -111,19 +111,25 @@ def test_the_report_pairs_the_games_and_counts_the_overrides(tmp_path):
     first.write_text("".join(json.dumps(common | r) + "\n" for r in rows[:3]))
     # The second half repeats game 2 (counted once) and adds game 3.
     second.write_text("".join(json.dumps(common | r) + "\n" for r in rows[2:]))
-    # A hybrid that takes other parts is another row.
+    # A hybrid that takes other parts is another row; a second start adds a row of both.
     other = tmp_path / "c.jsonl"
     other.write_text(json.dumps(common | rows[0] | {"paths": "all"}) + "\n")
-    lines = report(read_logs([first, second, other])).splitlines()[2:]
+    opening = tmp_path / "d.jsonl"
+    opening.write_text(json.dumps(common | rows[0] | {"start": "zero"}) + "\n")
+    lines = report(read_logs([first, second, other, opening])).splitlines()[2:]
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
     assert [row[:4] for row in cells] == [
         ["expert", "safe", "50/50", "4"],
+        ["expert", "zero", "50/50", "1"],
+        ["expert", "both", "50/50", "5"],
         ["expert", "safe", "all", "1"],
     ]
     row = cells[0]
     assert row[4:6] == ["50.00%", "50.00%"]
     assert row[6].startswith("+0.00") and row[7] == "1 / 1"
     assert row[8:11] == ["2", "3", "5"] and row[11] == "0.200 s"
+    both = cells[2]
+    assert both[4:8] == ["40.00%", "60.00%", both[6], "1 / 2"] and both[6].startswith("+20.00")
 
 
 def test_bad_arguments_get_one_line_and_a_non_zero_exit(tmp_path, capsys):
