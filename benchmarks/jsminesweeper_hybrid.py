@@ -99,14 +99,17 @@ class Hybrid(Agent):
         return advice.cell
 
 
-def done_games(path: Path) -> set[int]:
-    """The games a log already holds (a line cut short by a hard kill is ignored)."""
+def done_games(path: Path, run: dict[str, Any] | None = None) -> set[int]:
+    """The games a log already holds (a line cut short by a hard kill is ignored); with
+    ``run``, only those of lines that match it (board, start, seed, parts taken)."""
     found: set[int] = set()
     if path.is_file():
         for line in path.read_text().splitlines():
             try:
-                found.add(int(json.loads(line)["game"]))
-            except (ValueError, KeyError, TypeError):
+                row = json.loads(line)
+                if run is None or all(row.get(key) == value for key, value in run.items()):
+                    found.add(int(row["game"]))
+            except (ValueError, KeyError, TypeError, AttributeError):
                 continue
     return found
 
@@ -128,7 +131,8 @@ def play(
     env = make_env(target, settings, hybrid.obs_mode)
     ours = Chunk(hybrid.name, target, (), settings)
     plain = Chunk("search", target, (), settings)
-    done = done_games(out)
+    run = {"board": board, "start": start, "seed": seed, "paths": hybrid.taken}
+    done = done_games(out, run)
     if out.is_file() and out.stat().st_size and not out.read_bytes().endswith(b"\n"):
         with out.open("a") as handle:  # end a line a hard kill cut short
             handle.write("\n")
@@ -145,12 +149,8 @@ def play(
         search_won = record.won
         if hybrid.overrides:
             search_won = play_game(env, hybrid.agent, plain, index).won
-        line = {
-            "board": board,
-            "start": start,
-            "seed": seed,
+        line = run | {
             "game": index,
-            "paths": hybrid.taken,
             "won": record.won,
             "search_won": search_won,
             "asked": hybrid.asked,

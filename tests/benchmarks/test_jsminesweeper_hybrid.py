@@ -96,6 +96,10 @@ def test_a_rerun_goes_on_after_the_games_logged(tmp_path):
     assert done_games(out) == {0, 1, 2}
     assert play("intermediate", "safe", range(5), 0, hybrid, out) == 2
     assert done_games(out) == {0, 1, 2, 3, 4}
+    # The same log asked for another start holds none of its games yet.
+    other = {"board": "intermediate", "start": "zero", "seed": 0, "paths": "50/50"}
+    assert done_games(out, other) == set()
+    assert done_games(out, other | {"start": "safe"}) == {0, 1, 2, 3, 4}
     assert play("intermediate", "safe", range(5), 0, hybrid, out, stop=lambda: True) == 0
 
 
