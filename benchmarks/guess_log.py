@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,38 @@ import numpy as np
 from peers import PeerMissing
 from peers.jsminesweeper_player import JSMinesweeperPlayer, load_source
 
-from minesweep_env import STANDARD_BOARDS
+from minesweep_env import STANDARD_BOARDS, Board
+from minesweep_env.solver.weights import Weights
 from semiautomines_agents import make_agent
 from semiautomines_agents.base import Agent
 from semiautomines_agents.evaluation import Settings, board_target
 from semiautomines_agents.evaluation.play import make_env, play_game
 from semiautomines_agents.evaluation.records import Chunk
-from semiautomines_agents.search.agent import SearchAgent
+from semiautomines_agents.search.agent import Advice, SearchAgent
+
+
+@dataclass(frozen=True)
+class Guess:
+    """``search``'s decision at a move after the first click, with what it saw."""
+
+    board: Board
+    valid: np.ndarray
+    """The cells it may probe (the action mask, flat)."""
+    weights: Weights | None
+    """The rule set's exact weights of ``board``, when it counted that position."""
+    advice: Advice
+
+
+def advise_guess(agent: SearchAgent, action_mask: np.ndarray, game: Any) -> Guess | None:
+    """``agent``'s advice on the game's position, or ``None`` at the first click (which
+    the agent's own ``act`` plays: its opening, not a guess)."""
+    minefield = game.minefield
+    if minefield.probes == 0:
+        return None
+    board = minefield.board()
+    weights = game.rule_set.known_weights(board)
+    valid = np.asarray(action_mask, dtype=bool).reshape(-1)
+    return Guess(board, valid, weights, agent.advise(board, valid, weights))
 
 
 class GuessLogger(Agent):
@@ -57,15 +83,12 @@ class GuessLogger(Agent):
         self.agent.reset(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Any) -> int:
-        minefield = game.minefield
-        if minefield.probes == 0:
+        guess = advise_guess(self.agent, action_mask, game)
+        if guess is None:
             return self.agent.act(observation, action_mask, game)
-        board = minefield.board()
-        weights = game.rule_set.known_weights(board)
-        valid = np.asarray(action_mask, dtype=bool).reshape(-1)
-        advice = self.agent.advise(board, valid, weights)
+        board, weights, advice = guess.board, guess.weights, guess.advice
         decision: dict[str, Any] = {
-            "move": int(minefield.probes),
+            "move": int(game.minefield.probes),
             "grid": board.grid.tolist(),
             "mines": int(board.total_mines or 0),
             "cell": int(advice.cell),
@@ -84,17 +107,27 @@ class GuessLogger(Agent):
         return advice.cell
 
 
-def logged_games(path: Path) -> set[int]:
+def logged_games(path: Path, run: dict[str, Any] | None = None) -> set[int]:
     """The games a log already holds (a line cut short by a hard kill is ignored, and
-    its game played again)."""
+    its game played again); with ``run``, only those of the lines whose fields match it."""
     games: set[int] = set()
     if path.is_file():
         for line in path.read_text().splitlines():
             try:
-                games.add(int(json.loads(line)["game"]))
-            except (ValueError, KeyError, TypeError):
+                row = json.loads(line)
+                if run is None or all(row.get(key) == value for key, value in run.items()):
+                    games.add(int(row["game"]))
+            except (ValueError, KeyError, TypeError, AttributeError):
                 continue
     return games
+
+
+def end_cut_line(path: Path) -> None:
+    """End the last line of a log that a hard kill cut short, so what is appended next
+    starts a line of its own."""
+    if path.is_file() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+        with path.open("a") as handle:
+            handle.write("\n")
 
 
 def log_games(
@@ -106,9 +139,7 @@ def log_games(
     env = make_env(target, settings, logger.obs_mode)
     chunk = Chunk("search", target, (), settings)
     done = logged_games(out)
-    if out.is_file() and not out.read_bytes().endswith(b"\n") and out.stat().st_size:
-        with out.open("a") as handle:  # end a line a hard kill cut short
-            handle.write("\n")
+    end_cut_line(out)
     played = 0
     for index in games:
         if index in done:

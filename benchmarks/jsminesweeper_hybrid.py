@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from guess_log import advise_guess, end_cut_line, logged_games
 from peers import PeerMissing
 from peers.jsminesweeper_player import JSMinesweeperPlayer, load_source
 from tqdm import tqdm
@@ -83,35 +84,21 @@ class Hybrid(Agent):
         self.agent.reset(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Any) -> int:
-        minefield = game.minefield
-        if minefield.probes == 0:
+        guess = advise_guess(self.agent, action_mask, game)
+        if guess is None:
             return self.agent.act(observation, action_mask, game)
-        board = minefield.board()
-        valid = np.asarray(action_mask, dtype=bool).reshape(-1)
-        advice = self.agent.advise(board, valid, game.rule_set.known_weights(board))
-        if advice.reason != "search":
-            return advice.cell
+        if guess.advice.reason != "search":
+            return guess.advice.cell
         self.asked += 1
-        choice = self.peer.choose(board)
-        if choice.path in self.paths and choice.cell != advice.cell and valid[choice.cell]:
+        choice = self.peer.choose(guess.board)
+        if (
+            choice.path in self.paths
+            and choice.cell != guess.advice.cell
+            and guess.valid[choice.cell]
+        ):
             self.overrides += 1
             return choice.cell
-        return advice.cell
-
-
-def done_games(path: Path, run: dict[str, Any] | None = None) -> set[int]:
-    """The games a log already holds (a line cut short by a hard kill is ignored); with
-    ``run``, only those of lines that match it (board, start, seed, parts taken)."""
-    found: set[int] = set()
-    if path.is_file():
-        for line in path.read_text().splitlines():
-            try:
-                row = json.loads(line)
-                if run is None or all(row.get(key) == value for key, value in run.items()):
-                    found.add(int(row["game"]))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-    return found
+        return guess.advice.cell
 
 
 def play(
@@ -132,10 +119,8 @@ def play(
     ours = Chunk(hybrid.name, target, (), settings)
     plain = Chunk("search", target, (), settings)
     run = {"board": board, "start": start, "seed": seed, "paths": hybrid.taken}
-    done = done_games(out, run)
-    if out.is_file() and out.stat().st_size and not out.read_bytes().endswith(b"\n"):
-        with out.open("a") as handle:  # end a line a hard kill cut short
-            handle.write("\n")
+    done = logged_games(out, run)
+    end_cut_line(out)
     played = 0
     for index in games:
         if stop():

@@ -11,10 +11,10 @@ from paths import REPO
 
 sys.path.append(str(REPO / "benchmarks"))
 
+from guess_log import logged_games  # noqa: E402
 from jsminesweeper_hybrid import (  # noqa: E402
     PATHS,
     Hybrid,
-    done_games,
     main,
     play,
     read_logs,
@@ -93,13 +93,13 @@ def test_a_rerun_goes_on_after_the_games_logged(tmp_path):
     play("intermediate", "safe", range(3), 0, hybrid, out)
     with out.open("a") as handle:
         handle.write('{"game": 7, "cut')  # a hard kill mid-line
-    assert done_games(out) == {0, 1, 2}
+    assert logged_games(out) == {0, 1, 2}
     assert play("intermediate", "safe", range(5), 0, hybrid, out) == 2
-    assert done_games(out) == {0, 1, 2, 3, 4}
+    assert logged_games(out) == {0, 1, 2, 3, 4}
     # The same log asked for another start holds none of its games yet.
     other = {"board": "intermediate", "start": "zero", "seed": 0, "paths": "50/50"}
-    assert done_games(out, other) == set()
-    assert done_games(out, other | {"start": "safe"}) == {0, 1, 2, 3, 4}
+    assert logged_games(out, other) == set()
+    assert logged_games(out, other | {"start": "safe"}) == {0, 1, 2, 3, 4}
     assert play("intermediate", "safe", range(5), 0, hybrid, out, stop=lambda: True) == 0
 
 
